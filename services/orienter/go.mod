@@ -1,0 +1,7 @@
+module docsuite/services/orienter
+
+go 1.26.0
+
+require docsuite/pkg v0.0.0
+
+replace docsuite/pkg => ../../pkg
