@@ -1,0 +1,182 @@
+// Package bus is the NATS transport of the suite: connecting, an embedded
+// server for the all-in-one and tests, typed JSON request/reply between
+// the gateway and the stage workers, and queue-group workers with bounded
+// concurrency. Messages carry object keys and small JSON, never file bodies.
+package bus
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"docsuite/pkg/apierr"
+)
+
+// Subject returns the request subject of a stage, e.g. "docsuite.stage.crop".
+func Subject(stage string) string { return "docsuite.stage." + stage }
+
+// Connect dials NATS with reconnects forever, so a restarting server does
+// not take the role down.
+func Connect(url, name string, log *slog.Logger) (*nats.Conn, error) {
+	nc, err := nats.Connect(url,
+		nats.Name(name),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(500*time.Millisecond),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil {
+				log.Warn("nats disconnected", "err", err)
+			}
+		}),
+		nats.ReconnectHandler(func(c *nats.Conn) { log.Info("nats reconnected", "url", c.ConnectedUrl()) }),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("bus: connect %s: %w", url, err)
+	}
+	return nc, nil
+}
+
+// reply is the envelope of every worker answer: a result or an error.
+type reply struct {
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *wireError      `json:"error,omitempty"`
+}
+
+type wireError struct {
+	Code    apierr.Code     `json:"code"`
+	Message string          `json:"message"`
+	Detail  []apierr.Detail `json:"detail,omitempty"`
+	Cause   string          `json:"cause,omitempty"`
+}
+
+// Request sends req to a stage and decodes its answer into a Resp. A
+// worker's catalogue error comes back as the same *apierr.Error; no worker
+// answering is a dependency_down error, a deadline a pipeline_timeout.
+func Request[Req, Resp any](ctx context.Context, nc *nats.Conn, stage string, req Req) (Resp, error) {
+	var out Resp
+	data, err := json.Marshal(req)
+	if err != nil {
+		return out, fmt.Errorf("bus: encode %s request: %w", stage, err)
+	}
+	msg, err := nc.RequestWithContext(ctx, Subject(stage), data)
+	switch {
+	case errors.Is(err, nats.ErrNoResponders):
+		return out, apierr.Wrap(apierr.DependencyDown, err, fmt.Sprintf("No %s worker is running", stage))
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout):
+		return out, apierr.Wrap(apierr.PipelineTimeout, err, "")
+	case err != nil:
+		return out, apierr.Wrap(apierr.DependencyDown, err, "Message bus unavailable")
+	}
+	var r reply
+	if err := json.Unmarshal(msg.Data, &r); err != nil {
+		return out, fmt.Errorf("bus: decode %s reply: %w", stage, err)
+	}
+	if r.Error != nil {
+		e := &apierr.Error{Code: r.Error.Code, Message: r.Error.Message, Detail: r.Error.Detail}
+		if r.Error.Cause != "" {
+			e.Cause = fmt.Errorf("%s worker: %s", stage, r.Error.Cause)
+		}
+		if e.Status() == 503 {
+			e.RetryAfter = 5
+		}
+		return out, e
+	}
+	if err := json.Unmarshal(r.Result, &out); err != nil {
+		return out, fmt.Errorf("bus: decode %s result: %w", stage, err)
+	}
+	return out, nil
+}
+
+// Handler is a stage's service function.
+type Handler[Req, Resp any] func(ctx context.Context, req Req) (Resp, error)
+
+// Worker serves one stage on its subject in the queue group of the same
+// name, so replicas share the load.
+type Worker struct {
+	sub  *nats.Subscription
+	sem  chan struct{}
+	done chan struct{}
+}
+
+// Serve subscribes h to a stage. At most concurrency requests run at once
+// (0: the number of CPU cores); each gets a context bounded by timeout.
+// Stop drains and waits for running requests.
+func Serve[Req, Resp any](nc *nats.Conn, stage string, concurrency int, timeout time.Duration, log *slog.Logger, h Handler[Req, Resp]) (*Worker, error) {
+	if concurrency <= 0 {
+		concurrency = runtime.NumCPU()
+	}
+	w := &Worker{sem: make(chan struct{}, concurrency), done: make(chan struct{})}
+	sub, err := nc.QueueSubscribe(Subject(stage), stage, func(m *nats.Msg) {
+		w.sem <- struct{}{} // back-pressure: NATS buffers further messages
+		go func() {
+			defer func() { <-w.sem }()
+			w.handle(m, stage, timeout, log, func(ctx context.Context, data []byte) (any, error) {
+				var req Req
+				if err := json.Unmarshal(data, &req); err != nil {
+					return nil, apierr.Wrap(apierr.Internal, err, "malformed stage request")
+				}
+				return h(ctx, req)
+			})
+		}()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bus: subscribe %s: %w", stage, err)
+	}
+	w.sub = sub
+	return w, nil
+}
+
+func (w *Worker) handle(m *nats.Msg, stage string, timeout time.Duration, log *slog.Logger, fn func(context.Context, []byte) (any, error)) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	start := time.Now()
+	var r reply
+	res, err := safeCall(ctx, m.Data, fn)
+	if err != nil {
+		e := apierr.As(err)
+		r.Error = &wireError{Code: e.Code, Message: e.Envelope().Message, Detail: e.Detail}
+		if e.Cause != nil {
+			r.Error.Cause = e.Cause.Error()
+		}
+		log.Warn("stage request failed", "stage", stage, "code", e.Code, "err", err, "ms", time.Since(start).Milliseconds())
+	} else {
+		b, merr := json.Marshal(res)
+		if merr != nil {
+			r.Error = &wireError{Code: apierr.Internal, Message: "encode result", Cause: merr.Error()}
+		} else {
+			r.Result = b
+		}
+		log.Debug("stage request", "stage", stage, "ms", time.Since(start).Milliseconds())
+	}
+	out, _ := json.Marshal(r)
+	if err := m.Respond(out); err != nil {
+		log.Warn("stage reply lost", "stage", stage, "err", err)
+	}
+}
+
+// safeCall turns a panic in a handler into an internal error so one bad
+// input never takes the worker down.
+func safeCall(ctx context.Context, data []byte, fn func(context.Context, []byte) (any, error)) (res any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = apierr.Wrap(apierr.Internal, fmt.Errorf("panic: %v", p), "")
+		}
+	}()
+	return fn(ctx, data)
+}
+
+// Stop unsubscribes after the in-flight requests finish.
+func (w *Worker) Stop() error {
+	if err := w.sub.Drain(); err != nil {
+		return fmt.Errorf("bus: drain: %w", err)
+	}
+	for i := 0; i < cap(w.sem); i++ {
+		w.sem <- struct{}{}
+	}
+	return nil
+}

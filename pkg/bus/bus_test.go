@@ -1,0 +1,103 @@
+package bus
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"docsuite/pkg/apierr"
+)
+
+type echoReq struct {
+	Key  string `json:"key"`
+	Fail string `json:"fail"`
+}
+type echoResp struct {
+	Key    string `json:"key"`
+	Worker int    `json:"worker"`
+}
+
+func startNATS(t *testing.T) *nats.Conn {
+	t.Helper()
+	ns, err := StartEmbedded(EmbeddedOptions{StoreDir: t.TempDir(), Port: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ns.Shutdown)
+	nc, err := Connect(ns.ClientURL(), "test", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return nc
+}
+
+func TestRequestReply(t *testing.T) {
+	nc := startNATS(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var served [2]atomic.Int64
+	for i := range 2 {
+		w, err := Serve(nc, "echo", 2, time.Second, log, func(ctx context.Context, r echoReq) (echoResp, error) {
+			served[i].Add(1)
+			switch r.Fail {
+			case "model":
+				return echoResp{}, apierr.New(apierr.ModelNotLoaded, "")
+			case "panic":
+				panic("boom")
+			}
+			return echoResp{Key: r.Key, Worker: i}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = w.Stop() })
+	}
+	ctx := context.Background()
+	tests := []struct {
+		name     string
+		req      echoReq
+		wantCode apierr.Code
+	}{
+		{"ok", echoReq{Key: "tasks/x"}, ""},
+		{"catalogue error crosses the bus", echoReq{Fail: "model"}, apierr.ModelNotLoaded},
+		{"panic becomes internal", echoReq{Fail: "panic"}, apierr.Internal},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, err := Request[echoReq, echoResp](ctx, nc, "echo", tc.req)
+			if tc.wantCode == "" {
+				if err != nil || resp.Key != tc.req.Key {
+					t.Fatalf("got %+v, %v", resp, err)
+				}
+				return
+			}
+			var e *apierr.Error
+			if !errors.As(err, &e) || e.Code != tc.wantCode {
+				t.Fatalf("want %s, got %v", tc.wantCode, err)
+			}
+		})
+	}
+	// Queue group: both replicas get work.
+	for range 40 {
+		if _, err := Request[echoReq, echoResp](ctx, nc, "echo", echoReq{Key: "k"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if served[0].Load() == 0 || served[1].Load() == 0 {
+		t.Errorf("load not shared: %d / %d", served[0].Load(), served[1].Load())
+	}
+}
+
+func TestNoWorkerIsDependencyDown(t *testing.T) {
+	nc := startNATS(t)
+	_, err := Request[echoReq, echoResp](context.Background(), nc, "absent", echoReq{})
+	if apierr.As(err).Code != apierr.DependencyDown {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -1,0 +1,111 @@
+// Package config holds one configuration struct per role, filled by viper
+// from built-in defaults, then an env file, then the environment (later
+// wins). Every field names its variable, default and meaning in struct
+// tags, so the env template, the docs and --check-config come from the same
+// source as the code.
+package config
+
+import (
+	"time"
+)
+
+// Common is what every role reads.
+type Common struct {
+	LogLevel        string `env:"LOGURU_LEVEL" default:"INFO" doc:"Log level: TRACE, DEBUG, INFO, SUCCESS, WARNING, ERROR, CRITICAL."`
+	LogColorize     bool   `env:"LOGURU_COLORIZE" default:"false" doc:"true: human-readable coloured text logs; false: one JSON object per line."`
+	NATSURL         string `env:"NATS_URL" default:"nats://127.0.0.1:4222" doc:"NATS server(s), comma-separated. Ignored by the all-in-one, which embeds its own."`
+	PipelineTimeout int    `env:"PIPELINE_TIMEOUT" default:"120" doc:"Seconds one request may take end to end; stages share this budget."`
+	CompletedTTL    int    `env:"COMPLETED_TASK_TTL_SECONDS" default:"3600" doc:"Seconds an async result stays readable after completion."`
+	MetricsAddr     string `env:"METRICS_ADDR" default:"" doc:"Internal address for /metrics, /healthz and pprof of worker roles (empty: off). The gateway serves /metrics on its own port."`
+	InstanceID      string `env:"INSTANCE_ID" default:"" doc:"Name of this installation in logs and license reports (default: host name)."`
+	Store           Store
+}
+
+// Timeout is PIPELINE_TIMEOUT as a duration.
+func (c Common) Timeout() time.Duration { return time.Duration(c.PipelineTimeout) * time.Second }
+
+// TTL is COMPLETED_TASK_TTL_SECONDS as a duration.
+func (c Common) TTL() time.Duration { return time.Duration(c.CompletedTTL) * time.Second }
+
+// Store selects and configures the object store.
+type Store struct {
+	Kind          string `env:"STORE_KIND" default:"folder" doc:"folder (a local directory) or minio (S3 API through minio-go)."`
+	Dir           string `env:"STORE_DIR" default:"data/objects" doc:"Directory of the folder store."`
+	MinioEndpoint string `env:"MINIO_ENDPOINT" default:"minio:9000" doc:"host:port of the MinIO/S3 server."`
+	MinioAccess   string `env:"MINIO_ACCESS_KEY" default:"" secret:"true" doc:"MinIO access key."`
+	MinioSecret   string `env:"MINIO_SECRET_KEY" default:"" secret:"true" doc:"MinIO secret key."`
+	MinioBucket   string `env:"MINIO_BUCKET" default:"docsuite" doc:"Bucket for inputs, intermediates and results (created when missing)."`
+	MinioSSL      bool   `env:"MINIO_USE_SSL" default:"false" doc:"Use HTTPS to reach MinIO."`
+}
+
+// Models is what model-running roles read.
+type Models struct {
+	AllowGPU      bool   `env:"ALLOW_GPU" default:"false" doc:"true: use the CUDA execution provider when present (falls back to CPU and says so)."`
+	Dir           string `env:"MODELS_DIR" default:"models" doc:"Directory holding manifest.json and the ONNX models."`
+	ONNXRuntime   string `env:"ONNXRUNTIME_LIB" default:".cache/onnxruntime/libonnxruntime.so.1" doc:"Path of the ONNX Runtime shared library."`
+	Threads       int    `env:"MODEL_THREADS" default:"1" doc:"Intra-op threads per model session."`
+	AllowNoAVX512 bool   `env:"DEV_ALLOW_NO_AVX512" default:"false" doc:"Development machines only: start even though the CPU lacks AVX-512 (unsupported in production)."`
+}
+
+// Worker is what every stage worker reads.
+type Worker struct {
+	Concurrency int `env:"WORKER_CONCURRENCY" default:"0" doc:"Requests a worker handles at once (0: number of CPU cores)."`
+}
+
+// Gateway is the configuration of the gateway role.
+type Gateway struct {
+	Common
+	HTTPAddr       string `env:"HTTP_ADDR" default:"127.0.0.1:8080" doc:"Address the HTTP API listens on."`
+	MaxFileBytes   int64  `env:"MAX_FILE_BYTES" default:"31457280" doc:"Largest accepted file (30 MB); larger answers 413."`
+	MinFileBytes   int64  `env:"MIN_FILE_BYTES" default:"1024" doc:"Smallest accepted file (1 KB); smaller answers 415."`
+	MaxPages       int    `env:"MAX_PAGES" default:"100" doc:"Most pages per file; more answers 422."`
+	MaxPixels      int64  `env:"MAX_PIXELS" default:"100000000" doc:"Most pixels per page (100 MP); more answers 422 before any large allocation."`
+	PageParallel   int    `env:"PAGE_PARALLELISM" default:"4" doc:"Pages of one file processed at once."`
+	MaxInFlight    int    `env:"MAX_INFLIGHT" default:"64" doc:"Synchronous requests processed at once per gateway; more answer 503 with Retry-After."`
+	AsyncRunners   int    `env:"ASYNC_RUNNERS" default:"2" doc:"Async tasks one gateway runs at once."`
+	AuthMode       string `env:"AUTH_MODE" default:"open" doc:"Token check of hosted paths (/classify, /recognize, /result): open (any non-empty token), file (TOKENS_FILE), kv (NATS KV bucket tokens), license (equal to LICENSE_TOKEN)."`
+	TokensFile     string `env:"TOKENS_FILE" default:"" doc:"File with one accepted token per line (AUTH_MODE=file)."`
+	LicenseEnforce bool   `env:"LICENSE_ENFORCE" default:"false" doc:"true: refuse requests with 403 unless the license daemon reports a valid license (production); false: evaluation mode."`
+	LicenseToken   string `env:"LICENSE_TOKEN" default:"" secret:"true" doc:"Installation license key (also checked by AUTH_MODE=license)."`
+	LicenseGrace   int    `env:"LICENSE_GRACE_SECONDS" default:"259200" doc:"How long a last valid verdict is honoured while the license server is unreachable (72 h)."`
+}
+
+// Stage is the configuration of a model-running stage worker (cropper,
+// classifier, orienter, ocr, fraud).
+type Stage struct {
+	Common
+	Models
+	Worker
+	FaceAPIURL      string `env:"FACE_API_URL" default:"" doc:"Face API address (face operations; empty: off)."`
+	FaceAPIUser     string `env:"FACE_API_USERNAME" default:"" doc:"Face API user name."`
+	FaceAPIPassword string `env:"FACE_API_PASSWORD" default:"" secret:"true" doc:"Face API password."`
+	TempDir         string `env:"TMPDIR" default:"" doc:"Directory for temporary files of PDF/DJVU decoding (default: system temp)."`
+}
+
+// License is the configuration of the license daemon.
+type License struct {
+	Common
+	Token    string `env:"LICENSE_TOKEN" default:"" secret:"true" doc:"Installation license key sent to the license server."`
+	URL      string `env:"LICENSE_URL" default:"" doc:"HTTPS address the license daemon POSTs to."`
+	Proxy    string `env:"LICENSE_PROXY" default:"" doc:"HTTP(S) proxy for reaching LICENSE_URL (default: HTTPS_PROXY from the environment)."`
+	Interval int    `env:"LICENSE_CHECK_INTERVAL" default:"3600" doc:"Seconds between license checks."`
+	CAFile   string `env:"LICENSE_CA_FILE" default:"" doc:"Extra CA bundle for the license server (PEM)."`
+}
+
+// Janitor is the configuration of the janitor.
+type Janitor struct {
+	Common
+	Interval int `env:"JANITOR_INTERVAL" default:"300" doc:"Seconds between sweeps."`
+}
+
+// AllInOne is the configuration of the single-process installation: every
+// role's settings plus where the embedded NATS keeps its data.
+type AllInOne struct {
+	Gateway
+	Models
+	Worker
+	NATSDir         string `env:"NATS_STORE_DIR" default:"data/nats" doc:"JetStream storage of the embedded NATS server (all-in-one)."`
+	NATSPort        int    `env:"NATS_PORT" default:"-1" doc:"Port of the embedded NATS server (-1: random loopback port; set one to attach separate workers)."`
+	JanitorInterval int    `env:"JANITOR_INTERVAL" default:"300" doc:"Seconds between janitor sweeps."`
+	TempDir         string `env:"TMPDIR" default:"" doc:"Directory for temporary files of PDF/DJVU decoding (default: system temp)."`
+}

@@ -1,0 +1,77 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPrecedence(t *testing.T) {
+	dir := t.TempDir()
+	envFile := filepath.Join(dir, "docsuite.env")
+	if err := os.WriteFile(envFile, []byte("PIPELINE_TIMEOUT=30\nMAX_PAGES=7\nLICENSE_TOKEN=s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("MAX_PAGES", "9")
+	var g Gateway
+	if err := Load(&g, envFile); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		got, want any
+	}{
+		{"default", g.MaxFileBytes, int64(31457280)},
+		{"env file over default", g.PipelineTimeout, 30},
+		{"environment over env file", g.MaxPages, 9},
+		{"nested struct default", g.Store.Kind, "folder"},
+	}
+	for _, tc := range tests {
+		if tc.got != tc.want {
+			t.Errorf("%s: got %v, want %v", tc.name, tc.got, tc.want)
+		}
+	}
+	out := Print(&g)
+	if strings.Contains(out, "s3cret") || !strings.Contains(out, "LICENSE_TOKEN=****") {
+		t.Errorf("secret not masked:\n%s", out)
+	}
+}
+
+func TestBadValues(t *testing.T) {
+	tests := map[string]string{
+		"PIPELINE_TIMEOUT": "soon",
+		"LOGURU_COLORIZE":  "maybe",
+	}
+	for name, val := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv(name, val)
+			var g Gateway
+			if err := Load(&g, ""); err == nil || !strings.Contains(err.Error(), name) {
+				t.Errorf("want an error naming %s, got %v", name, err)
+			}
+		})
+	}
+	t.Run("validation", func(t *testing.T) {
+		t.Setenv("STORE_KIND", "s4")
+		var g Gateway
+		if err := Load(&g, ""); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Validate(); err == nil || !strings.Contains(err.Error(), "STORE_KIND") {
+			t.Errorf("want STORE_KIND rejected, got %v", err)
+		}
+	})
+}
+
+func TestSharedVariableFilledEverywhere(t *testing.T) {
+	t.Setenv("TMPDIR", "/var/tmp/x")
+	t.Setenv("ALLOW_GPU", "TRUE")
+	var a AllInOne
+	if err := Load(&a, ""); err != nil {
+		t.Fatal(err)
+	}
+	if a.TempDir != "/var/tmp/x" || !a.Models.AllowGPU {
+		t.Errorf("got %+v", a)
+	}
+}

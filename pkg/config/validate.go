@@ -1,0 +1,59 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Validate checks the values every role shares.
+func (c Common) Validate() error {
+	var errs []string
+	if c.PipelineTimeout <= 0 {
+		errs = append(errs, "PIPELINE_TIMEOUT must be > 0")
+	}
+	if c.CompletedTTL <= 0 {
+		errs = append(errs, "COMPLETED_TASK_TTL_SECONDS must be > 0")
+	}
+	switch c.Store.Kind {
+	case "folder", "minio":
+	default:
+		errs = append(errs, fmt.Sprintf("STORE_KIND=%q must be folder or minio", c.Store.Kind))
+	}
+	switch strings.ToUpper(c.LogLevel) {
+	case "TRACE", "DEBUG", "INFO", "SUCCESS", "WARNING", "ERROR", "CRITICAL":
+	default:
+		errs = append(errs, fmt.Sprintf("LOGURU_LEVEL=%q is not a level", c.LogLevel))
+	}
+	return joinErrs(errs)
+}
+
+// Validate checks the gateway's values.
+func (g Gateway) Validate() error {
+	var errs []string
+	if err := g.Common.Validate(); err != nil {
+		errs = append(errs, err.Error())
+	}
+	if g.MinFileBytes < 0 || g.MaxFileBytes <= g.MinFileBytes {
+		errs = append(errs, "MAX_FILE_BYTES must exceed MIN_FILE_BYTES")
+	}
+	if g.MaxPages <= 0 || g.MaxPixels <= 0 || g.PageParallel <= 0 || g.MaxInFlight <= 0 || g.AsyncRunners <= 0 {
+		errs = append(errs, "MAX_PAGES, MAX_PIXELS, PAGE_PARALLELISM, MAX_INFLIGHT and ASYNC_RUNNERS must be > 0")
+	}
+	switch g.AuthMode {
+	case "open", "kv", "license":
+	case "file":
+		if g.TokensFile == "" {
+			errs = append(errs, "AUTH_MODE=file needs TOKENS_FILE")
+		}
+	default:
+		errs = append(errs, fmt.Sprintf("AUTH_MODE=%q must be open, file, kv or license", g.AuthMode))
+	}
+	return joinErrs(errs)
+}
+
+func joinErrs(errs []string) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("invalid configuration: %s", strings.Join(errs, "; "))
+}

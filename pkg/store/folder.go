@@ -1,0 +1,165 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Folder stores objects as files under a root directory. Writes go to a
+// temporary file renamed into place, so readers never see half an object.
+type Folder struct {
+	root string
+}
+
+// NewFolder creates the root directory if needed and returns the store.
+func NewFolder(root string) (*Folder, error) {
+	if err := os.MkdirAll(root, 0o750); err != nil {
+		return nil, fmt.Errorf("store: create folder %s: %w", root, err)
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("store: folder %s: %w", root, err)
+	}
+	return &Folder{root: abs}, nil
+}
+
+func (f *Folder) path(key string) (string, error) {
+	clean := filepath.Clean("/" + key)
+	if key == "" || strings.Contains(key, "..") || clean == "/" {
+		return "", fmt.Errorf("store: invalid key %q", key)
+	}
+	return filepath.Join(f.root, clean), nil
+}
+
+// Put implements Store.
+func (f *Folder) Put(ctx context.Context, key string, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	p, err := f.path(key)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o750); err != nil {
+		return fmt.Errorf("store: put %s: %w", key, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".put-*")
+	if err != nil {
+		return fmt.Errorf("store: put %s: %w", key, err)
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("store: put %s: %w", key, errors.Join(werr, cerr))
+	}
+	if err := os.Rename(tmp.Name(), p); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("store: put %s: %w", key, err)
+	}
+	return nil
+}
+
+// Get implements Store.
+func (f *Folder) Get(ctx context.Context, key string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p, err := f.path(key)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("store: get %s: %w", key, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: get %s: %w", key, err)
+	}
+	return b, nil
+}
+
+// Delete implements Store.
+func (f *Folder) Delete(_ context.Context, key string) error {
+	p, err := f.path(key)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("store: delete %s: %w", key, err)
+	}
+	f.pruneEmpty(filepath.Dir(p))
+	return nil
+}
+
+// pruneEmpty removes empty directories up to the root.
+func (f *Folder) pruneEmpty(dir string) {
+	for dir != f.root && strings.HasPrefix(dir, f.root) {
+		if os.Remove(dir) != nil {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// DeletePrefix implements Store.
+func (f *Folder) DeletePrefix(ctx context.Context, prefix string) error {
+	var keys []string
+	if err := f.List(ctx, prefix, func(o Object) bool { keys = append(keys, o.Key); return true }); err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := f.Delete(ctx, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// List implements Store. Objects are visited in lexical key order.
+func (f *Folder) List(ctx context.Context, prefix string, fn func(Object) bool) error {
+	stop := errors.New("stop")
+	err := filepath.WalkDir(f.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if d.IsDir() || strings.HasPrefix(d.Name(), ".put-") {
+			return nil
+		}
+		key := filepath.ToSlash(strings.TrimPrefix(p, f.root+string(filepath.Separator)))
+		if !strings.HasPrefix(key, prefix) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil // removed meanwhile
+		}
+		if !fn(Object{Key: key, Size: info.Size(), Modified: info.ModTime()}) {
+			return stop
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, stop) {
+		return fmt.Errorf("store: list %s: %w", prefix, err)
+	}
+	return nil
+}
+
+// Ping implements Store.
+func (f *Folder) Ping(context.Context) error {
+	if _, err := os.Stat(f.root); err != nil {
+		return fmt.Errorf("store: folder %s: %w", f.root, err)
+	}
+	return nil
+}

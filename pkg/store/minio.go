@@ -1,0 +1,121 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
+)
+
+// Minio stores objects in one bucket of a MinIO (or any S3) server.
+type Minio struct {
+	client *minio.Client
+	bucket string
+}
+
+// MinioConfig says where the server is and which bucket to use.
+type MinioConfig struct {
+	Endpoint, AccessKey, SecretKey, Bucket string
+	UseSSL                                 bool
+}
+
+// NewMinio connects and creates the bucket when it is missing.
+func NewMinio(ctx context.Context, c MinioConfig) (*Minio, error) {
+	cl, err := minio.New(c.Endpoint, &minio.Options{
+		Creds:  credentials.NewStaticV4(c.AccessKey, c.SecretKey, ""),
+		Secure: c.UseSSL,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: minio client for %s: %w", c.Endpoint, err)
+	}
+	ok, err := cl.BucketExists(ctx, c.Bucket)
+	if err != nil {
+		return nil, fmt.Errorf("store: minio %s: bucket %s: %w", c.Endpoint, c.Bucket, err)
+	}
+	if !ok {
+		if err := cl.MakeBucket(ctx, c.Bucket, minio.MakeBucketOptions{}); err != nil {
+			// Another replica may have created it meanwhile.
+			if exists, e2 := cl.BucketExists(ctx, c.Bucket); e2 != nil || !exists {
+				return nil, fmt.Errorf("store: minio make bucket %s: %w", c.Bucket, err)
+			}
+		}
+	}
+	return &Minio{client: cl, bucket: c.Bucket}, nil
+}
+
+// Put implements Store.
+func (m *Minio) Put(ctx context.Context, key string, data []byte) error {
+	_, err := m.client.PutObject(ctx, m.bucket, key, bytes.NewReader(data), int64(len(data)),
+		minio.PutObjectOptions{ContentType: "application/octet-stream"})
+	if err != nil {
+		return fmt.Errorf("store: put %s: %w", key, err)
+	}
+	return nil
+}
+
+// Get implements Store.
+func (m *Minio) Get(ctx context.Context, key string) ([]byte, error) {
+	obj, err := m.client.GetObject(ctx, m.bucket, key, minio.GetObjectOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("store: get %s: %w", key, err)
+	}
+	defer obj.Close()
+	b, err := io.ReadAll(obj)
+	if err != nil {
+		var er minio.ErrorResponse
+		if errors.As(err, &er) && er.Code == "NoSuchKey" {
+			return nil, fmt.Errorf("store: get %s: %w", key, ErrNotFound)
+		}
+		return nil, fmt.Errorf("store: get %s: %w", key, err)
+	}
+	return b, nil
+}
+
+// Delete implements Store.
+func (m *Minio) Delete(ctx context.Context, key string) error {
+	if err := m.client.RemoveObject(ctx, m.bucket, key, minio.RemoveObjectOptions{}); err != nil {
+		return fmt.Errorf("store: delete %s: %w", key, err)
+	}
+	return nil
+}
+
+// DeletePrefix implements Store.
+func (m *Minio) DeletePrefix(ctx context.Context, prefix string) error {
+	var keys []string
+	if err := m.List(ctx, prefix, func(o Object) bool { keys = append(keys, o.Key); return true }); err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := m.Delete(ctx, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// List implements Store.
+func (m *Minio) List(ctx context.Context, prefix string, fn func(Object) bool) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for o := range m.client.ListObjects(ctx, m.bucket, minio.ListObjectsOptions{Prefix: prefix, Recursive: true}) {
+		if o.Err != nil {
+			return fmt.Errorf("store: list %s: %w", prefix, o.Err)
+		}
+		if !fn(Object{Key: o.Key, Size: o.Size, Modified: o.LastModified}) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// Ping implements Store.
+func (m *Minio) Ping(ctx context.Context) error {
+	if _, err := m.client.BucketExists(ctx, m.bucket); err != nil {
+		return fmt.Errorf("store: minio ping: %w", err)
+	}
+	return nil
+}

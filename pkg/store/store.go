@@ -1,0 +1,61 @@
+// Package store is the object store behind every role: inputs,
+// intermediate images and async results, addressed by key. Two
+// implementations share one interface: a local folder (the all-in-one) and
+// MinIO through minio-go (production).
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// ErrNotFound is returned by Get for a key that does not exist.
+var ErrNotFound = errors.New("store: object not found")
+
+// Object describes one stored object in a listing.
+type Object struct {
+	Key      string
+	Size     int64
+	Modified time.Time
+}
+
+// Store is an object store. Keys are slash-separated paths without a
+// leading slash. Implementations are safe for concurrent use.
+type Store interface {
+	// Put stores data under key, replacing any previous object.
+	Put(ctx context.Context, key string, data []byte) error
+	// Get returns the object's bytes or an error wrapping ErrNotFound.
+	Get(ctx context.Context, key string) ([]byte, error)
+	// Delete removes one object; a missing object is not an error.
+	Delete(ctx context.Context, key string) error
+	// DeletePrefix removes every object whose key starts with prefix.
+	DeletePrefix(ctx context.Context, prefix string) error
+	// List calls fn for every object under prefix, until fn returns false.
+	List(ctx context.Context, prefix string, fn func(Object) bool) error
+	// Ping checks the store is reachable.
+	Ping(ctx context.Context) error
+}
+
+// DeleteOlder removes every object under prefix modified before cutoff and
+// returns how many objects and bytes it removed: the janitor's sweep.
+func DeleteOlder(ctx context.Context, s Store, prefix string, cutoff time.Time) (n int, bytes int64, err error) {
+	var old []Object
+	err = s.List(ctx, prefix, func(o Object) bool {
+		if o.Modified.Before(cutoff) {
+			old = append(old, o)
+		}
+		return ctx.Err() == nil
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, o := range old {
+		if err := s.Delete(ctx, o.Key); err != nil {
+			return n, bytes, err
+		}
+		n++
+		bytes += o.Size
+	}
+	return n, bytes, nil
+}

@@ -1,0 +1,91 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"errors"
+	"testing"
+	"time"
+
+	"docsuite/pkg/testutil"
+)
+
+// conformance runs the same behaviour checks against any Store.
+func conformance(t *testing.T, s Store) {
+	ctx := context.Background()
+	big := make([]byte, 20<<20) // over the 16 MiB size that broke a fake S3 server
+	if _, err := rand.Read(big); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		key  string
+		data []byte
+	}{
+		{"tasks/a/input", []byte("hello")},
+		{"tasks/a/p1_d0.raw", big},
+		{"tasks/b/input", []byte("other task")},
+	}
+	for _, tc := range tests {
+		if err := s.Put(ctx, tc.key, tc.data); err != nil {
+			t.Fatalf("put %s: %v", tc.key, err)
+		}
+	}
+	for _, tc := range tests {
+		got, err := s.Get(ctx, tc.key)
+		if err != nil || !bytes.Equal(got, tc.data) {
+			t.Fatalf("get %s: %d bytes, err %v", tc.key, len(got), err)
+		}
+	}
+	if _, err := s.Get(ctx, "tasks/none"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("missing key: want ErrNotFound, got %v", err)
+	}
+	var keys []string
+	if err := s.List(ctx, "tasks/a/", func(o Object) bool { keys = append(keys, o.Key); return true }); err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) != 2 {
+		t.Errorf("list tasks/a/: %v", keys)
+	}
+	if err := s.DeletePrefix(ctx, "tasks/a/"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, "tasks/a/input"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("deleted prefix still readable: %v", err)
+	}
+	if got, _ := s.Get(ctx, "tasks/b/input"); string(got) != "other task" {
+		t.Error("DeletePrefix removed another task's object")
+	}
+	// The janitor's sweep: nothing is older than an hour ago, everything
+	// is older than a minute from now.
+	if n, _, err := DeleteOlder(ctx, s, "tasks/", time.Now().Add(-time.Hour)); err != nil || n != 0 {
+		t.Errorf("sweep of fresh objects removed %d (%v)", n, err)
+	}
+	if n, _, err := DeleteOlder(ctx, s, "tasks/", time.Now().Add(time.Minute)); err != nil || n != 1 {
+		t.Errorf("sweep of old objects removed %d (%v)", n, err)
+	}
+	if err := s.Ping(ctx); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestFolder(t *testing.T) {
+	s, err := NewFolder(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conformance(t, s)
+	if err := s.Put(context.Background(), "../escape", []byte("x")); err == nil {
+		t.Error("a key escaping the root was accepted")
+	}
+}
+
+func TestMinio(t *testing.T) {
+	srv := testutil.StartMinio(t)
+	s, err := NewMinio(context.Background(), MinioConfig{Endpoint: srv.Endpoint, AccessKey: srv.AccessKey,
+		SecretKey: srv.SecretKey, Bucket: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conformance(t, s)
+}
