@@ -1,0 +1,182 @@
+package tasks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"docsuite/pkg/apierr"
+	"docsuite/pkg/store"
+)
+
+// Names of the JetStream objects.
+const (
+	StreamName    = "DOCSUITE_TASKS"
+	BucketName    = "docsuite_tasks"
+	subjectPrefix = "docsuite.tasks.p."
+	notifySubject = "docsuite.tasks.notify"
+	// MaxPriority is the highest distinct priority level; larger values
+	// of the priority parameter run at this level.
+	MaxPriority = 9
+)
+
+// Options tunes the queue.
+type Options struct {
+	// TTL is how long a finished result stays readable.
+	TTL time.Duration
+	// Timeout bounds one run of a task (PIPELINE_TIMEOUT).
+	Timeout time.Duration
+	// AckWait is how soon a task held by a dead runner is redelivered.
+	AckWait time.Duration
+	// MaxDeliver is how often a task is tried before it fails.
+	MaxDeliver int
+	// Replicas of the stream and bucket (1 for a single server).
+	Replicas int
+}
+
+func (o *Options) defaults() {
+	if o.AckWait <= 0 {
+		o.AckWait = 30 * time.Second
+	}
+	if o.MaxDeliver <= 0 {
+		o.MaxDeliver = 3
+	}
+	if o.Replicas <= 0 {
+		o.Replicas = 1
+	}
+}
+
+// Queue enqueues tasks and reads their state.
+type Queue struct {
+	nc    *nats.Conn
+	js    jetstream.JetStream
+	kv    jetstream.KeyValue
+	store store.Store
+	opts  Options
+	cons  [MaxPriority + 1]jetstream.Consumer
+	log   *slog.Logger
+}
+
+// Open creates (or binds to) the stream, consumers and KV bucket.
+func Open(ctx context.Context, nc *nats.Conn, st store.Store, opts Options, log *slog.Logger) (*Queue, error) {
+	opts.defaults()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("tasks: jetstream: %w", err)
+	}
+	q := &Queue{nc: nc, js: js, store: st, opts: opts, log: log}
+	stream, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name:      StreamName,
+		Subjects:  []string{subjectPrefix + "*"},
+		Retention: jetstream.WorkQueuePolicy,
+		Storage:   jetstream.FileStorage,
+		Replicas:  opts.Replicas,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("tasks: stream %s: %w", StreamName, err)
+	}
+	for p := 1; p <= MaxPriority; p++ {
+		c, err := stream.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
+			Durable:       fmt.Sprintf("runner-p%d", p),
+			FilterSubject: fmt.Sprintf("%s%d", subjectPrefix, p),
+			AckPolicy:     jetstream.AckExplicitPolicy,
+			AckWait:       opts.AckWait,
+			MaxDeliver:    opts.MaxDeliver + 1,
+			Replicas:      opts.Replicas,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("tasks: consumer p%d: %w", p, err)
+		}
+		q.cons[p] = c
+	}
+	// Records outlive the result TTL by the pipeline timeout so a queued
+	// task's record never expires before it runs; Expired enforces the
+	// exact TTL on reads.
+	q.kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:   BucketName,
+		TTL:      opts.TTL + opts.Timeout + opts.AckWait*time.Duration(opts.MaxDeliver),
+		Storage:  jetstream.FileStorage,
+		Replicas: opts.Replicas,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("tasks: kv %s: %w", BucketName, err)
+	}
+	return q, nil
+}
+
+// Level maps the priority parameter onto a queue level 1..MaxPriority.
+func Level(priority int) int {
+	return max(1, min(priority, MaxPriority))
+}
+
+// Enqueue records the task as queued and publishes its job. The input must
+// already be in the store under job.InputKey.
+func (q *Queue) Enqueue(ctx context.Context, job Job, owner string) error {
+	st := State{ID: job.ID, Method: job.Method, Status: Queued, Owner: owner, Priority: job.Priority, Created: time.Now().UTC()}
+	if err := q.put(ctx, st); err != nil {
+		return err
+	}
+	data, err := json.Marshal(job)
+	if err != nil {
+		return fmt.Errorf("tasks: encode job: %w", err)
+	}
+	subj := fmt.Sprintf("%s%d", subjectPrefix, Level(job.Priority))
+	if _, err := q.js.Publish(ctx, subj, data, jetstream.WithMsgID(job.ID)); err != nil {
+		return apierr.Wrap(apierr.DependencyDown, err, "Task queue unavailable")
+	}
+	_ = q.nc.Publish(notifySubject, nil)
+	return nil
+}
+
+// Get reads a task's state; ok is false for an unknown or expired task.
+func (q *Queue) Get(ctx context.Context, id string) (State, bool, error) {
+	e, err := q.kv.Get(ctx, id)
+	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrInvalidKey) {
+		return State{}, false, nil
+	}
+	if err != nil {
+		return State{}, false, apierr.Wrap(apierr.DependencyDown, err, "Task state unavailable")
+	}
+	var st State
+	if err := json.Unmarshal(e.Value(), &st); err != nil {
+		return State{}, false, fmt.Errorf("tasks: decode state %s: %w", id, err)
+	}
+	if st.Expired(time.Now(), q.opts.TTL) {
+		return State{}, false, nil
+	}
+	return st, true, nil
+}
+
+// Result reads a finished task's stored body.
+func (q *Queue) Result(ctx context.Context, st State) ([]byte, error) {
+	b, err := q.store.Get(ctx, st.ResultKey)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, apierr.Wrap(apierr.TaskNotFound, err, "")
+	}
+	return b, err
+}
+
+func (q *Queue) put(ctx context.Context, st State) error {
+	b, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("tasks: encode state: %w", err)
+	}
+	if _, err := q.kv.Put(ctx, st.ID, b); err != nil {
+		return apierr.Wrap(apierr.DependencyDown, err, "Task state unavailable")
+	}
+	return nil
+}
+
+// Ping checks the queue's bucket answers.
+func (q *Queue) Ping(ctx context.Context) error {
+	if _, err := q.kv.Status(ctx); err != nil {
+		return fmt.Errorf("tasks: kv status: %w", err)
+	}
+	return nil
+}

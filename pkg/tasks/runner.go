@@ -1,0 +1,172 @@
+package tasks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"docsuite/pkg/apierr"
+)
+
+// Progress reports pages done out of pages total.
+type Progress func(done, total int)
+
+// Exec runs one task and returns its response body.
+type Exec func(ctx context.Context, job Job, progress Progress) ([]byte, error)
+
+// Run takes tasks from the queue, highest priority first, with n runners at
+// once, until ctx ends. It returns after running tasks finish.
+func (q *Queue) Run(ctx context.Context, n int, exec Exec) error {
+	wake := make(chan struct{}, 1)
+	sub, err := q.nc.Subscribe(notifySubject, func(*nats.Msg) {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("tasks: subscribe notify: %w", err)
+	}
+	defer sub.Unsubscribe() //nolint:errcheck
+	var wg sync.WaitGroup
+	for range max(1, n) {
+		wg.Go(func() { q.loop(ctx, wake, exec) })
+	}
+	wg.Wait()
+	return nil
+}
+
+func (q *Queue) loop(ctx context.Context, wake chan struct{}, exec Exec) {
+	for ctx.Err() == nil {
+		msg := q.next(ctx)
+		if msg == nil {
+			select {
+			case <-ctx.Done():
+				return
+			case <-wake:
+			case <-time.After(250 * time.Millisecond):
+			}
+			continue
+		}
+		q.process(ctx, msg, exec)
+	}
+}
+
+// next fetches one message from the highest non-empty priority level.
+func (q *Queue) next(ctx context.Context) jetstream.Msg {
+	for p := MaxPriority; p >= 1; p-- {
+		batch, err := q.cons[p].FetchNoWait(1)
+		if err != nil {
+			if ctx.Err() == nil {
+				q.log.Warn("task fetch failed", "level", p, "err", err)
+			}
+			continue
+		}
+		for m := range batch.Messages() {
+			return m
+		}
+	}
+	return nil
+}
+
+func (q *Queue) process(ctx context.Context, msg jetstream.Msg, exec Exec) {
+	var job Job
+	if err := json.Unmarshal(msg.Data(), &job); err != nil {
+		q.log.Error("dropping malformed task message", "err", err)
+		_ = msg.Term()
+		return
+	}
+	st, ok, err := q.Get(ctx, job.ID)
+	if err != nil {
+		_ = msg.NakWithDelay(time.Second)
+		return
+	}
+	if !ok || st.Status == Done || st.Status == Failed {
+		// Finished by a runner that died before acknowledging, or expired.
+		_ = msg.Ack()
+		return
+	}
+	meta, _ := msg.Metadata()
+	st.Status, st.Started, st.Attempts = Running, time.Now().UTC(), st.Attempts+1
+	_ = q.put(ctx, st)
+
+	runCtx, cancel := context.WithTimeout(ctx, q.opts.Timeout)
+	defer cancel()
+	stopBeat := q.heartbeat(runCtx, msg)
+	var mu sync.Mutex
+	body, err := exec(runCtx, job, func(done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		st.PagesDone, st.PagesTotal = done, total
+		_ = q.put(ctx, st)
+	})
+	stopBeat()
+	mu.Lock()
+	defer mu.Unlock()
+	if ctx.Err() != nil {
+		// Shutting down: leave the task to be redelivered elsewhere.
+		_ = msg.Nak()
+		return
+	}
+	if err != nil {
+		e := apierr.As(err)
+		if errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+			e = apierr.Wrap(apierr.PipelineTimeout, err, "")
+		}
+		if transient(e.Code) && meta != nil && int(meta.NumDelivered) < q.opts.MaxDeliver {
+			q.log.Warn("task will be retried", "task", job.ID, "err", err)
+			_ = msg.NakWithDelay(2 * time.Second)
+			return
+		}
+		body := e.Envelope()
+		st.Status, st.Error = Failed, &body
+		q.log.Warn("task failed", "task", job.ID, "err", err)
+	} else {
+		if perr := q.store.Put(ctx, ResultKey(job.ID), body); perr != nil {
+			q.log.Error("storing result failed; task will be retried", "task", job.ID, "err", perr)
+			_ = msg.NakWithDelay(2 * time.Second)
+			return
+		}
+		st.Status, st.ResultKey = Done, ResultKey(job.ID)
+	}
+	st.Completed = time.Now().UTC()
+	if err := q.put(ctx, st); err != nil {
+		_ = msg.NakWithDelay(time.Second)
+		return
+	}
+	if err := q.store.DeletePrefix(ctx, InputPrefix(job.ID)); err != nil {
+		q.log.Warn("input cleanup failed; the janitor will remove it", "task", job.ID, "err", err)
+	}
+	_ = msg.Ack()
+}
+
+// heartbeat tells JetStream the task is still being worked on, so only a
+// dead runner's tasks are redelivered.
+func (q *Queue) heartbeat(ctx context.Context, msg jetstream.Msg) func() {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(q.opts.AckWait / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				_ = msg.InProgress()
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+func transient(c apierr.Code) bool {
+	return c == apierr.DependencyDown || c == apierr.Overloaded
+}

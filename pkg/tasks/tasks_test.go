@@ -1,0 +1,181 @@
+package tasks
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"docsuite/pkg/apierr"
+	"docsuite/pkg/bus"
+	"docsuite/pkg/store"
+	"docsuite/pkg/testutil"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+type env struct {
+	url   string
+	store store.Store
+	opts  Options
+}
+
+func newEnv(t *testing.T) env {
+	t.Helper()
+	ns, err := bus.StartEmbedded(bus.EmbeddedOptions{StoreDir: t.TempDir(), Port: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ns.Shutdown)
+	st, err := store.NewFolder(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env{url: ns.ClientURL(), store: st, opts: Options{TTL: time.Minute, Timeout: 10 * time.Second, AckWait: time.Second}}
+}
+
+func (e env) queue(t *testing.T) (*Queue, *nats.Conn) {
+	t.Helper()
+	nc, err := bus.Connect(e.url, "test", quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	q, err := Open(context.Background(), nc, e.store, e.opts, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q, nc
+}
+
+func TestPriorityOrder(t *testing.T) {
+	e := newEnv(t)
+	q, _ := e.queue(t)
+	ctx := context.Background()
+	// Queue everything before a runner starts, then check run order.
+	for i, p := range []int{1, 5, 1, 20, 3} {
+		id := fmt.Sprintf("t%d", i)
+		if err := q.Enqueue(ctx, Job{ID: id, Method: "classify", Priority: p}, "owner"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	var order []string
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go q.Run(runCtx, 1, func(ctx context.Context, j Job, _ Progress) ([]byte, error) {
+		mu.Lock()
+		order = append(order, j.ID)
+		mu.Unlock()
+		return []byte(`{"ok":true}`), nil
+	})
+	testutil.Eventually(t, 5*time.Second, func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(order) < 5 {
+			return fmt.Errorf("ran %v", order)
+		}
+		return nil
+	})
+	want := []string{"t3", "t1", "t4", "t0", "t2"}
+	if fmt.Sprint(order) != fmt.Sprint(want) {
+		t.Errorf("order %v, want %v", order, want)
+	}
+	st, ok, err := q.Get(ctx, "t3")
+	if err != nil || !ok || st.Status != Done {
+		t.Fatalf("state %+v %v %v", st, ok, err)
+	}
+	body, err := q.Result(ctx, st)
+	if err != nil || string(body) != `{"ok":true}` {
+		t.Errorf("result %s %v", body, err)
+	}
+}
+
+func TestFailedTaskKeepsItsError(t *testing.T) {
+	e := newEnv(t)
+	q, _ := e.queue(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go q.Run(ctx, 1, func(context.Context, Job, Progress) ([]byte, error) {
+		return nil, apierr.New(apierr.CorruptFile, "")
+	})
+	if err := q.Enqueue(ctx, Job{ID: "bad", Priority: 1}, ""); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, 5*time.Second, func() error {
+		st, _, _ := q.Get(ctx, "bad")
+		if st.Status != Failed || st.Error == nil || st.Error.Code != 422 {
+			return fmt.Errorf("state %+v", st)
+		}
+		return nil
+	})
+}
+
+// A runner that dies mid-task (its connection drops, no ack) must not lose
+// the task: another runner gets it after AckWait and it completes once.
+func TestDeadRunnerTaskIsRedelivered(t *testing.T) {
+	e := newEnv(t)
+	q1, nc1 := e.queue(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started := make(chan struct{})
+	go q1.Run(ctx, 1, func(ctx context.Context, j Job, _ Progress) ([]byte, error) {
+		close(started)
+		<-ctx.Done() // hangs until its connection is gone
+		return nil, ctx.Err()
+	})
+	if err := q1.Enqueue(ctx, Job{ID: "survivor", Priority: 1}, ""); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	nc1.Close() // the first runner's process dies
+
+	q2, _ := e.queue(t)
+	var mu sync.Mutex
+	runs := 0
+	go q2.Run(ctx, 1, func(context.Context, Job, Progress) ([]byte, error) {
+		mu.Lock()
+		runs++
+		mu.Unlock()
+		return []byte(`{}`), nil
+	})
+	testutil.Eventually(t, 10*time.Second, func() error {
+		st, _, _ := q2.Get(ctx, "survivor")
+		if st.Status != Done {
+			return fmt.Errorf("state %s", st.Status)
+		}
+		return nil
+	})
+	time.Sleep(2 * e.opts.AckWait)
+	mu.Lock()
+	defer mu.Unlock()
+	if runs != 1 {
+		t.Errorf("task ran %d times on the second runner, want 1", runs)
+	}
+}
+
+func TestUnknownAndExpired(t *testing.T) {
+	e := newEnv(t)
+	e.opts.TTL = 50 * time.Millisecond
+	q, _ := e.queue(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, ok, err := q.Get(ctx, "0123456789abcdef0123456789abcdef"); ok || err != nil {
+		t.Errorf("unknown task: ok=%v err=%v", ok, err)
+	}
+	go q.Run(ctx, 1, func(context.Context, Job, Progress) ([]byte, error) { return []byte(`{}`), nil })
+	if err := q.Enqueue(ctx, Job{ID: "short", Priority: 1}, ""); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, 5*time.Second, func() error {
+		if _, ok, _ := q.Get(ctx, "short"); ok {
+			return fmt.Errorf("still readable")
+		}
+		return nil
+	})
+}
