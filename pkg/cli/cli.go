@@ -1,0 +1,88 @@
+// Package cli is the shared entry point of every role's binary: flags,
+// configuration, logging, the AVX-512 gate and signal handling, so each
+// services/<role>/main.go is a few lines.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"docsuite/pkg/config"
+	"docsuite/pkg/cpucheck"
+	"docsuite/pkg/logging"
+)
+
+// Role describes one binary.
+type Role struct {
+	// Name appears in logs ("gateway", "cropper", ...).
+	Name string
+	// Config is a pointer to the role's config struct.
+	Config any
+	// Common returns the loaded common settings (for logging).
+	Common func() config.Common
+	// Validate checks the loaded config.
+	Validate func() error
+	// Models is set for roles that run models: they pass the AVX-512 gate.
+	Models func() config.Models
+	// Run runs the role until ctx ends.
+	Run func(ctx context.Context, log *slog.Logger) error
+}
+
+// Main runs a role and returns the process exit code.
+func Main(r Role, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(r.Name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	envFile := fs.String("env-file", "", "env file with settings (also ENV_FILE); the environment overrides it")
+	check := fs.Bool("check-config", false, "print the effective configuration (secrets masked) and exit")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if err := config.Load(r.Config, config.EnvFile(*envFile)); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	if *check {
+		fmt.Fprint(stdout, config.Print(r.Config))
+		if err := r.Validate(); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 2
+		}
+		return 0
+	}
+	if err := r.Validate(); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	c := r.Common()
+	log := logging.New(stderr, c.LogLevel, c.LogColorize, r.Name)
+	if r.Models != nil {
+		warn, err := cpucheck.Check(cpucheck.Host(), r.Models().AllowNoAVX512)
+		if err != nil {
+			log.Error("refusing to start", "err", err)
+			return 3
+		}
+		if warn != "" {
+			log.Warn(warn)
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if err := r.Run(ctx, log); err != nil && !errors.Is(err, context.Canceled) {
+		log.Error("stopped with an error", "err", err)
+		return 1
+	}
+	log.Info("stopped")
+	return 0
+}
+
+// Exit runs Main with the process's arguments and exits with its code.
+func Exit(r Role) {
+	os.Exit(Main(r, os.Args[1:], os.Stdout, os.Stderr))
+}

@@ -1,0 +1,95 @@
+// Package licensestate is the license verdict the license daemon publishes
+// on NATS KV and the gateway reads before serving a request.
+package licensestate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"docsuite/pkg/apierr"
+)
+
+// Bucket and key of the verdict in NATS KV.
+const (
+	Bucket = "docsuite_license"
+	Key    = "verdict"
+)
+
+// Verdict is what the license server last said.
+type Verdict struct {
+	Valid        bool      `json:"valid"`
+	Expires      time.Time `json:"expires,omitzero"`
+	RequestsLeft *int64    `json:"requests_left,omitempty"`
+	Reason       string    `json:"reason,omitempty"`
+	// CheckedAt is when the license server last answered.
+	CheckedAt time.Time `json:"checked_at"`
+	// LastAttempt is when the daemon last tried to reach it.
+	LastAttempt time.Time `json:"last_attempt"`
+	// Reachable is false when the last attempt failed.
+	Reachable bool `json:"reachable"`
+}
+
+// Check turns a verdict into nil (serve) or the 403 to answer. A verdict
+// older than grace counts as no license: the daemon has not reached the
+// license server for too long.
+func (v Verdict) Check(now time.Time, grace time.Duration) error {
+	switch {
+	case v.CheckedAt.IsZero():
+		return apierr.New(apierr.LicenseInvalid, "License has not been verified yet")
+	case now.Sub(v.CheckedAt) > grace:
+		return apierr.New(apierr.LicenseInvalid, fmt.Sprintf("License server unreachable since %s (grace period over)", v.CheckedAt.Format(time.RFC3339)))
+	case !v.Expires.IsZero() && now.After(v.Expires):
+		return apierr.New(apierr.LicenseExpired, "")
+	case v.RequestsLeft != nil && *v.RequestsLeft <= 0:
+		return apierr.New(apierr.LicenseExhausted, "")
+	case !v.Valid:
+		msg := "License is not valid"
+		if v.Reason != "" {
+			msg += ": " + v.Reason
+		}
+		return apierr.New(apierr.LicenseInvalid, msg)
+	}
+	return nil
+}
+
+// Open creates or binds the KV bucket.
+func Open(ctx context.Context, js jetstream.JetStream) (jetstream.KeyValue, error) {
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: Bucket, History: 1})
+	if err != nil {
+		return nil, fmt.Errorf("licensestate: kv %s: %w", Bucket, err)
+	}
+	return kv, nil
+}
+
+// Read returns the current verdict; a missing one is the zero verdict.
+func Read(ctx context.Context, kv jetstream.KeyValue) (Verdict, error) {
+	e, err := kv.Get(ctx, Key)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return Verdict{}, nil
+	}
+	if err != nil {
+		return Verdict{}, fmt.Errorf("licensestate: read: %w", err)
+	}
+	var v Verdict
+	if err := json.Unmarshal(e.Value(), &v); err != nil {
+		return Verdict{}, fmt.Errorf("licensestate: decode: %w", err)
+	}
+	return v, nil
+}
+
+// Write publishes a verdict.
+func Write(ctx context.Context, kv jetstream.KeyValue, v Verdict) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("licensestate: encode: %w", err)
+	}
+	if _, err := kv.Put(ctx, Key, b); err != nil {
+		return fmt.Errorf("licensestate: write: %w", err)
+	}
+	return nil
+}

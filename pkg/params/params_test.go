@@ -1,0 +1,99 @@
+package params
+
+import (
+	"net/url"
+	"reflect"
+	"testing"
+
+	"docsuite/pkg/apierr"
+)
+
+func TestClassifyDefaults(t *testing.T) {
+	c, err := ParseClassify(url.Values{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Classify{MinShape: 256, MinFilesize: 10240, MaxExposureScore: 0.4, MinExposureScore: 0.05,
+		MaxBlurScore: 2, Priority: 1, PDFRawImages: true, AutoPDFRawImages: true, DPI: 300, Quality: 75, ReturnCrops: true}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("defaults\n got %+v\nwant %+v", c, want)
+	}
+}
+
+func TestClassifyValues(t *testing.T) {
+	q, _ := url.ParseQuery("doc_type=passport_main&doc_type=snils_front,inn_person&task_tags=a,b&async=TRUE&return_crops=0&gauss=7&check_fake_experimental=whatever&quality=0&mode=classify_only")
+	c, err := ParseClassify(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c.DocTypes, []string{"passport_main", "snils_front", "inn_person"}) ||
+		!reflect.DeepEqual(c.TaskTags, []string{"a", "b"}) || !c.Async || c.ReturnCrops || c.Quality != 0 || !c.NoCrop() {
+		t.Errorf("got %+v", c)
+	}
+}
+
+func TestClassifyErrors(t *testing.T) {
+	tests := []struct{ query, loc string }{
+		{"min_shape=0", "min_shape"},
+		{"min_shape=abc", "min_shape"},
+		{"min_filesize=-5", "min_filesize"},
+		{"max_exposure_score=0", "max_exposure_score"},
+		{"min_exposure_score=x", "min_exposure_score"},
+		{"max_blur_score=-1", "max_blur_score"},
+		{"priority=0", "priority"},
+		{"async=yes", "async"},
+		{"dpi=0", "dpi"},
+		{"quality=101", "quality"},
+		{"doc_type=passport_main,nonsense", "doc_type"},
+		{"mode=fast", "mode"},
+		{"return_crops=2", "return_crops"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.query, func(t *testing.T) {
+			q, _ := url.ParseQuery(tc.query)
+			_, err := ParseClassify(q)
+			e := apierr.As(err)
+			if e.Code != apierr.InvalidParameter || len(e.Detail) != 1 || e.Detail[0].Loc[1] != tc.loc {
+				t.Errorf("got %v (%+v)", err, e.Detail)
+			}
+		})
+	}
+}
+
+func TestRecognize(t *testing.T) {
+	p, err := ParseRecognize(url.Values{})
+	if err != nil || p.ReturnCrops || !p.UseInternalAPI || p.Mode != "default" {
+		t.Errorf("defaults %+v %v", p, err)
+	}
+	q, _ := url.ParseQuery("mode=recognize_only")
+	if _, err := ParseRecognize(q); apierr.As(err).Code != apierr.InvalidParameter {
+		t.Errorf("recognize_only without doc_type accepted: %v", err)
+	}
+}
+
+// TestSpecMatchesParser ties the documented parameters to the parser: a
+// documented typed parameter given a wrong value must be refused by name,
+// and every documented default must be what the parser fills in.
+func TestSpecMatchesParser(t *testing.T) {
+	bad := map[string]string{"integer": "x", "number": "x", "boolean": "maybe"}
+	for _, tc := range []struct {
+		name  string
+		spec  []Param
+		parse func(url.Values) error
+	}{
+		{"classify", ClassifySpec(), func(q url.Values) error { _, err := ParseClassify(q); return err }},
+		{"recognize", RecognizeSpec(), func(q url.Values) error { _, err := ParseRecognize(q); return err }},
+	} {
+		for _, p := range tc.spec {
+			v, ok := bad[p.Type]
+			if !ok || p.Deprecated {
+				continue
+			}
+			err := tc.parse(url.Values{p.Name: {v}})
+			e := apierr.As(err)
+			if e.Code != apierr.InvalidParameter || e.Detail[0].Loc[1] != p.Name {
+				t.Errorf("%s: %s=%s not refused by name: %v", tc.name, p.Name, v, err)
+			}
+		}
+	}
+}

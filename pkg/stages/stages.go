@@ -1,0 +1,126 @@
+// Package stages is the contract between the gateway and the stage
+// workers: stage names (NATS subjects) and the JSON messages they exchange.
+// Messages carry object-store keys and small fields only.
+package stages
+
+import (
+	"docsuite/pkg/geom"
+)
+
+// Stage names; bus.Subject turns them into NATS subjects.
+const (
+	Crop     = "crop"
+	Classify = "classify"
+	Orient   = "orient"
+	OCR      = "ocr"
+	Fraud    = "fraud"
+)
+
+// Decode carries the request's decoding parameters to the cropper.
+type Decode struct {
+	DPI              int   `json:"dpi"`
+	Quality          int   `json:"quality"`
+	PDFRawImages     bool  `json:"pdf_raw_images"`
+	AutoPDFRawImages bool  `json:"auto_pdf_raw_images"`
+	MaxPages         int   `json:"max_pages"`
+	MaxPixels        int64 `json:"max_pixels"`
+}
+
+// CropRequest asks the cropper to decode one page of a stored input and
+// cut out every document on it.
+type CropRequest struct {
+	TaskID   string `json:"task_id"`
+	InputKey string `json:"input_key"`
+	Page     int    `json:"page"` // 0-based
+	Decode   Decode `json:"decode"`
+	// Simple selects the classical OpenCV cropper.
+	Simple bool `json:"simple"`
+	// WholePage skips cutting: the page is one document (mode=classify_only).
+	WholePage bool `json:"whole_page"`
+}
+
+// Quality is the per-crop image-quality measurement; the thresholds of the
+// request turn it into flags.
+type Quality struct {
+	ExposureHigh float64 `json:"exposure_high"`
+	ExposureLow  float64 `json:"exposure_low"`
+	Sharpness    float64 `json:"sharpness"`
+	ShortSide    int     `json:"short_side"`
+}
+
+// Found is one document cut from a page.
+type Found struct {
+	// Quad is where the crop's corners lie on the page, in the order
+	// TL, TR, BL, BR of the crop as cut (before orientation).
+	Quad    geom.Quad `json:"quad"`
+	CropKey string    `json:"crop_key"`
+	Width   int       `json:"width"`
+	Height  int       `json:"height"`
+	Quality Quality   `json:"quality"`
+	// WholePage is true when nothing document-like was found and the page
+	// itself is the item.
+	WholePage bool `json:"whole_page"`
+}
+
+// CropReply lists the documents of one page.
+type CropReply struct {
+	PagesTotal int     `json:"pages_total"`
+	PageWidth  int     `json:"page_width"`
+	PageHeight int     `json:"page_height"`
+	Docs       []Found `json:"docs"`
+}
+
+// ClassifyRequest asks for the type of one crop.
+type ClassifyRequest struct {
+	CropKey string `json:"crop_key"`
+	// DocTypes restricts the answer to these types plus the special
+	// classes; empty means every type.
+	DocTypes []string `json:"doc_types,omitempty"`
+}
+
+// Score is one type's probability.
+type Score struct {
+	Type        string  `json:"type"`
+	Probability float64 `json:"probability"`
+}
+
+// ClassifyReply is the decided type and the runners-up.
+type ClassifyReply struct {
+	Type       string  `json:"type"`
+	Confidence float64 `json:"confidence"`
+	Top        []Score `json:"top"`
+}
+
+// OrientRequest asks for the orientation of one crop and, when JPEGKey is
+// set, for the upright crop written there as JPEG.
+type OrientRequest struct {
+	CropKey string `json:"crop_key"`
+	// Fixed skips the model: special classes are never turned.
+	Fixed       bool   `json:"fixed"`
+	JPEGKey     string `json:"jpeg_key,omitempty"`
+	JPEGQuality int    `json:"jpeg_quality,omitempty"`
+}
+
+// OrientReply is the rotation code that makes the crop upright.
+type OrientReply struct {
+	Rotation   geom.Rotation `json:"rotation"`
+	Confidence float64       `json:"confidence"`
+}
+
+// MethodRequest hands a whole method (recognize, fraud, fulltext) to the
+// stage that serves it; the reply is the method's response body.
+type MethodRequest struct {
+	Method   string `json:"method"`
+	TaskID   string `json:"task_id"`
+	InputKey string `json:"input_key"`
+	Size     int64  `json:"size"`
+	Params   any    `json:"params"`
+}
+
+// MethodStage is the stage serving a method.
+func MethodStage(method string) string {
+	if method == "fraud" {
+		return Fraud
+	}
+	return OCR
+}
