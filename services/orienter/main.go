@@ -1,0 +1,31 @@
+// Command orienter is the stage worker that runs the orienter model on document
+// crops through ONNX Runtime.
+package main
+
+import (
+	"context"
+	"log/slog"
+
+	"docsuite/pkg/cli"
+	"docsuite/pkg/config"
+	"docsuite/pkg/roles"
+)
+
+func main() {
+	var cfg config.Stage
+	cli.Exit(cli.Role{
+		Name:     "orienter",
+		Config:   &cfg,
+		Common:   func() config.Common { return cfg.Common },
+		Validate: cfg.Common.Validate,
+		Models:   func() config.Models { return cfg.Models },
+		Run: func(ctx context.Context, log *slog.Logger) error {
+			d, closeFn, err := roles.Connect(ctx, cfg.Common, "orienter", log)
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			return roles.Orienter(ctx, d, cfg.Common, cfg.Worker, cfg.Models)
+		},
+	})
+}
