@@ -1,0 +1,143 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+)
+
+// report is everything one bench run measured.
+type report struct {
+	Label   string
+	Date    time.Time
+	Machine string
+	Single  latencyResult
+	Runs    []runResult
+	Stages  []stageTiming
+	Memory  []memory
+}
+
+// The seed's reference figures: minimum configuration (2 CPU cores) and
+// maximum (four GPUs).
+const (
+	refSingleCPU = 5.5
+	refRPSCPU    = 0.3
+	refSingleGPU = 2.9
+	refRPSGPU    = 6.0
+)
+
+func (r report) markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s, %s\n\nMachine: %s.\n\n", r.Label, r.Date.Format("2006-01-02 15:04 MST"), r.Machine)
+	fmt.Fprintf(&b, "### One document, sequential (%d requests)\n\n| p50 | p95 | p99 | mean |\n|---|---|---|---|\n| %s | %s | %s | %s |\n\n",
+		r.Single.N, secs(r.Single.P50), secs(r.Single.P95), secs(r.Single.P99), secs(r.Single.Mean))
+	b.WriteString("### Batches\n\n| concurrency | files | errors | wall | RPS | p50 | p95 | p99 |\n|---|---|---|---|---|---|---|---|\n")
+	best := 0.0
+	for _, x := range r.Runs {
+		best = max(best, x.RPS)
+		fmt.Fprintf(&b, "| %d | %d | %d | %s | %.2f | %s | %s | %s |\n", x.Concurrency, x.Docs, x.Errors, secs(x.Wall), x.RPS, secs(x.P50), secs(x.P95), secs(x.P99))
+	}
+	p50 := r.Single.P50.Seconds()
+	b.WriteString("\n### Against the reference service (seed's table)\n\n| | reference | ours | ratio |\n|---|---|---|---|\n")
+	fmt.Fprintf(&b, "| one document, reference on 2 CPU cores | %.1f s | %.3f s | %.1fx faster |\n", refSingleCPU, p50, refSingleCPU/p50)
+	fmt.Fprintf(&b, "| one document, reference on 4 GPUs | %.1f s | %.3f s | %.1fx faster |\n", refSingleGPU, p50, refSingleGPU/p50)
+	fmt.Fprintf(&b, "| 100 documents, reference on 2 CPU cores | %.1f RPS | %.2f RPS | %.1fx |\n", refRPSCPU, best, best/refRPSCPU)
+	fmt.Fprintf(&b, "| 100 documents, reference on 4 GPUs | %.1f RPS | %.2f RPS | %.1fx |\n", refRPSGPU, best, best/refRPSGPU)
+	if len(r.Stages) > 0 {
+		b.WriteString("\n### Stages (service metrics over the whole run)\n\n| stage | calls | mean round trip | mean processing | mean queue + transport |\n|---|---|---|---|---|\n")
+		for _, s := range r.Stages {
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", s.Stage, s.Calls, ms(s.RoundTrip), ms(s.Handle), ms(s.RoundTrip-s.Handle))
+		}
+	}
+	if len(r.Memory) > 0 {
+		b.WriteString("\n### Memory\n\n| process | peak RSS |\n|---|---|\n")
+		for _, m := range r.Memory {
+			fmt.Fprintf(&b, "| %s (pid %d) | %.0f MB |\n", m.Name, m.PID, float64(m.PeakKB)/1024)
+		}
+	}
+	return b.String()
+}
+
+func secs(d time.Duration) string { return fmt.Sprintf("%.3f s", d.Seconds()) }
+func ms(d time.Duration) string   { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+// stageTiming is the mean per-call time of one stage.
+type stageTiming struct {
+	Stage     string
+	Calls     int
+	RoundTrip time.Duration
+	Handle    time.Duration
+}
+
+// stageDeltas compares two metric snapshots: the gateway's round-trip
+// histogram and the workers' processing histogram per stage.
+func stageDeltas(before, after map[string]float64) []stageTiming {
+	get := func(m map[string]float64, name, stage string) float64 {
+		return m[fmt.Sprintf(`%s{stage="%s"}`, name, stage)]
+	}
+	stages := map[string]bool{}
+	for k := range after {
+		if i := strings.Index(k, `stage="`); i >= 0 && strings.HasPrefix(k, "docsuite_stage_") {
+			rest := k[i+7:]
+			stages[rest[:strings.IndexByte(rest, '"')]] = true
+		}
+	}
+	var out []stageTiming
+	for st := range stages {
+		n := get(after, "docsuite_stage_request_seconds_count", st) - get(before, "docsuite_stage_request_seconds_count", st)
+		if n <= 0 {
+			continue
+		}
+		rt := get(after, "docsuite_stage_request_seconds_sum", st) - get(before, "docsuite_stage_request_seconds_sum", st)
+		hn := get(after, "docsuite_stage_handle_seconds_count", st) - get(before, "docsuite_stage_handle_seconds_count", st)
+		h := get(after, "docsuite_stage_handle_seconds_sum", st) - get(before, "docsuite_stage_handle_seconds_sum", st)
+		t := stageTiming{Stage: st, Calls: int(n), RoundTrip: time.Duration(rt / n * 1e9)}
+		if hn > 0 {
+			t.Handle = time.Duration(h / hn * 1e9)
+		}
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Stage < out[j].Stage })
+	return out
+}
+
+// memory is a process's peak resident set.
+type memory struct {
+	PID    int
+	Name   string
+	PeakKB int
+}
+
+func peakRSS(pid int) memory {
+	m := memory{PID: pid}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return m
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && f[0] == "Name:" {
+			m.Name = f[1]
+		}
+		if len(f) >= 2 && f[0] == "VmHWM:" {
+			fmt.Sscan(f[1], &m.PeakKB)
+		}
+	}
+	return m
+}
+
+func machine() string {
+	cpu := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "model name") {
+				cpu = strings.TrimSpace(line[strings.IndexByte(line, ':')+1:])
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s, %d cores visible, %s/%s", cpu, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
+}
