@@ -98,19 +98,32 @@ type Handler[Req, Resp any] func(ctx context.Context, req Req) (Resp, error)
 // Worker serves one stage on its subject in the queue group of the same
 // name, so replicas share the load.
 type Worker struct {
-	sub  *nats.Subscription
-	sem  chan struct{}
-	done chan struct{}
+	sub     *nats.Subscription
+	sem     chan struct{}
+	done    chan struct{}
+	observe func(time.Duration)
 }
 
-// Serve subscribes h to a stage. At most concurrency requests run at once
-// (0: the number of CPU cores); each gets a context bounded by timeout.
-// Stop drains and waits for running requests.
-func Serve[Req, Resp any](nc *nats.Conn, stage string, concurrency int, timeout time.Duration, log *slog.Logger, h Handler[Req, Resp]) (*Worker, error) {
+// ServeOptions tunes a worker.
+type ServeOptions struct {
+	// Concurrency is how many requests run at once (0: CPU cores).
+	Concurrency int
+	// Timeout bounds one request.
+	Timeout time.Duration
+	Log     *slog.Logger
+	// Observe, when set, receives each request's processing time.
+	Observe func(time.Duration)
+}
+
+// Serve subscribes h to a stage in its queue group. Each request gets a
+// context bounded by the timeout. Stop drains and waits for running
+// requests.
+func Serve[Req, Resp any](nc *nats.Conn, stage string, o ServeOptions, h Handler[Req, Resp]) (*Worker, error) {
+	concurrency, timeout, log := o.Concurrency, o.Timeout, o.Log
 	if concurrency <= 0 {
 		concurrency = runtime.NumCPU()
 	}
-	w := &Worker{sem: make(chan struct{}, concurrency), done: make(chan struct{})}
+	w := &Worker{sem: make(chan struct{}, concurrency), done: make(chan struct{}), observe: o.Observe}
 	sub, err := nc.QueueSubscribe(Subject(stage), stage, func(m *nats.Msg) {
 		w.sem <- struct{}{} // back-pressure: NATS buffers further messages
 		go func() {
@@ -152,6 +165,9 @@ func (w *Worker) handle(m *nats.Msg, stage string, timeout time.Duration, log *s
 			r.Result = b
 		}
 		log.Debug("stage request", "stage", stage, "ms", time.Since(start).Milliseconds())
+	}
+	if w.observe != nil {
+		w.observe(time.Since(start))
 	}
 	out, _ := json.Marshal(r)
 	if err := m.Respond(out); err != nil {

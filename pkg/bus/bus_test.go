@@ -43,7 +43,7 @@ func TestRequestReply(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var served [2]atomic.Int64
 	for i := range 2 {
-		w, err := Serve(nc, "echo", 2, time.Second, log, func(ctx context.Context, r echoReq) (echoResp, error) {
+		w, err := Serve(nc, "echo", ServeOptions{Concurrency: 2, Timeout: time.Second, Log: log}, func(ctx context.Context, r echoReq) (echoResp, error) {
 			served[i].Add(1)
 			switch r.Fail {
 			case "model":

@@ -1,0 +1,45 @@
+package bus
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics are the stage timings of the suite: the caller's round trip
+// (queue wait, transport and processing) and the worker's processing
+// alone, so their difference shows time spent waiting.
+type Metrics struct {
+	request *prometheus.HistogramVec
+	handle  *prometheus.HistogramVec
+}
+
+var stageBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
+
+// NewMetrics registers the stage histograms on reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		request: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "docsuite_stage_request_seconds",
+			Help: "Round trip of stage requests as the caller sees it.", Buckets: stageBuckets}, []string{"stage"}),
+		handle: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "docsuite_stage_handle_seconds",
+			Help: "Processing time of stage requests inside the worker.", Buckets: stageBuckets}, []string{"stage"}),
+	}
+	reg.MustRegister(m.request, m.handle)
+	return m
+}
+
+// ObserveRequest records a caller-side round trip.
+func (m *Metrics) ObserveRequest(stage string, d time.Duration) {
+	if m != nil {
+		m.request.WithLabelValues(stage).Observe(d.Seconds())
+	}
+}
+
+// HandleObserver returns the worker-side observer of a stage.
+func (m *Metrics) HandleObserver(stage string) func(time.Duration) {
+	if m == nil {
+		return nil
+	}
+	h := m.handle.WithLabelValues(stage)
+	return func(d time.Duration) { h.Observe(d.Seconds()) }
+}
