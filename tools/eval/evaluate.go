@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/jpeg"
+	_ "image/png"
+	"os"
+	"sort"
+	"time"
+
+	"docsuite/pkg/doctypes"
+	"docsuite/pkg/geom"
+)
+
+// pair is one truth document matched with one prediction.
+type pair struct {
+	Truth, Pred    string
+	Conf           float64
+	IoU            float64 // -1 when the truth has no quad
+	RotOK, RotSeen bool
+}
+
+// results accumulates an evaluation.
+type results struct {
+	Files, Failed        int
+	Truth, Found, Missed int
+	Spurious             int
+	Pairs                []pair
+	Elapsed              []time.Duration
+	Pages                int
+	Orient8, Orient8OK   int
+	Failures             []string
+	Misses               []string
+}
+
+const iouMatch = 0.5
+
+func evaluate(ctx context.Context, c *client, cases []testCase, orient8 bool) *results {
+	r := &results{}
+	for i, tc := range cases {
+		fmt.Fprintf(os.Stderr, "\r[%d/%d] %s", i+1, len(cases), tc.Path)
+		data, err := os.ReadFile(tc.Path)
+		if err != nil {
+			r.Failed++
+			r.Failures = append(r.Failures, fmt.Sprintf("%s: %v", tc.Path, err))
+			continue
+		}
+		a, err := c.classify(ctx, data)
+		r.Files++
+		if err != nil {
+			r.Failed++
+			r.Failures = append(r.Failures, fmt.Sprintf("%s: %v", tc.Path, err))
+			continue
+		}
+		r.Elapsed = append(r.Elapsed, a.Elapsed)
+		r.Pages += a.Pages
+		r.match(tc, a)
+		if orient8 && len(tc.Docs) == 1 && !doctypes.IsSpecial(tc.Docs[0].Type) && doctypes.Known(tc.Docs[0].Type) {
+			r.orientEight(ctx, c, data)
+		}
+	}
+	fmt.Fprintln(os.Stderr)
+	return r
+}
+
+// match pairs predictions with truth: by quad IoU where the truth has
+// quads, else by type (the manifest lists types without positions).
+func (r *results) match(tc testCase, a answer) {
+	r.Truth += len(tc.Docs)
+	used := make([]bool, len(a.Items))
+	var unmatched []truthDoc
+	for _, td := range tc.Docs {
+		if td.Quad == nil {
+			unmatched = append(unmatched, td)
+			continue
+		}
+		best, bi := 0.0, -1
+		for j, p := range a.Items {
+			if !used[j] {
+				if v := iou(*td.Quad, p.Quad); v > best {
+					best, bi = v, j
+				}
+			}
+		}
+		if bi < 0 || best < iouMatch {
+			r.Missed++
+			r.Misses = append(r.Misses, fmt.Sprintf("%s: %s not found (best IoU %.2f)", tc.Path, td.Type, best))
+			continue
+		}
+		used[bi] = true
+		r.Found++
+		p := a.Items[bi]
+		pr := pair{Truth: td.Type, Pred: p.Type, Conf: p.Confidence, IoU: best}
+		if td.Rotation != nil && !doctypes.IsSpecial(td.Type) {
+			pr.RotSeen, pr.RotOK = true, p.Rotation == *td.Rotation
+		}
+		r.Pairs = append(r.Pairs, pr)
+	}
+	// Type-only truth: pair equal types first, then the rest in order.
+	var rest []int
+	for j := range a.Items {
+		if !used[j] {
+			rest = append(rest, j)
+		}
+	}
+	var leftTruth []truthDoc
+	for _, td := range unmatched {
+		k := -1
+		for x, j := range rest {
+			if a.Items[j].Type == td.Type {
+				k = x
+				break
+			}
+		}
+		if k < 0 {
+			leftTruth = append(leftTruth, td)
+			continue
+		}
+		p := a.Items[rest[k]]
+		rest = append(rest[:k], rest[k+1:]...)
+		r.Found++
+		r.Pairs = append(r.Pairs, pair{Truth: td.Type, Pred: p.Type, Conf: p.Confidence, IoU: -1})
+	}
+	for _, td := range leftTruth {
+		if len(rest) == 0 {
+			r.Missed++
+			r.Misses = append(r.Misses, fmt.Sprintf("%s: %s not found", tc.Path, td.Type))
+			continue
+		}
+		p := a.Items[rest[0]]
+		rest = rest[1:]
+		r.Found++
+		r.Pairs = append(r.Pairs, pair{Truth: td.Type, Pred: p.Type, Conf: p.Confidence, IoU: -1})
+	}
+	r.Spurious += len(rest)
+}
+
+// orientEight turns and mirrors an upright single-document image the 8
+// ways and checks the service names the rotation that undoes each.
+func (r *results) orientEight(ctx context.Context, c *client, data []byte) {
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return
+	}
+	base, err := c.classify(ctx, data)
+	if err != nil || len(base.Items) != 1 || base.Items[0].Rotation != 0 {
+		return // only images the service itself sees as upright are a fair reference
+	}
+	for s := geom.Rotation(1); s < geom.NumRotations; s++ {
+		var buf bytes.Buffer
+		if err := jpeg.Encode(&buf, transform(img, s), &jpeg.Options{Quality: 92}); err != nil {
+			continue
+		}
+		a, err := c.classify(ctx, buf.Bytes())
+		if err != nil || len(a.Items) == 0 {
+			r.Orient8++
+			continue
+		}
+		sort.Slice(a.Items, func(i, j int) bool { return area(ring(a.Items[i].Quad)) > area(ring(a.Items[j].Quad)) })
+		r.Orient8++
+		if geom.Rotation(a.Items[0].Rotation) == s.Inverse() {
+			r.Orient8OK++
+		}
+	}
+}
+
+// transform applies a rotation code to an image: mirror first, then k
+// quarter turns clockwise.
+func transform(src image.Image, r geom.Rotation) image.Image {
+	b := src.Bounds()
+	cur := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(cur, cur.Bounds(), src, b.Min, draw.Src)
+	if r.Mirrored() {
+		w, h := cur.Bounds().Dx(), cur.Bounds().Dy()
+		m := image.NewRGBA(cur.Bounds())
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				copy(m.Pix[m.PixOffset(w-1-x, y):][:4], cur.Pix[cur.PixOffset(x, y):][:4])
+			}
+		}
+		cur = m
+	}
+	for i := 0; i < r.Turns(); i++ {
+		w, h := cur.Bounds().Dx(), cur.Bounds().Dy()
+		t := image.NewRGBA(image.Rect(0, 0, h, w))
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				copy(t.Pix[t.PixOffset(h-1-y, x):][:4], cur.Pix[cur.PixOffset(x, y):][:4])
+			}
+		}
+		cur = t
+	}
+	return cur
+}

@@ -1,0 +1,68 @@
+// Command eval measures the running service on labelled data: documents
+// found, missed and spurious, quad IoU, type accuracy per class with a
+// confusion matrix, orientation accuracy, calibration error, and time per
+// file. It reads either a synthetic folder from the document factory
+// (per-scene JSON next to each image) or the real-data folder with its
+// manifest.csv and groundtruth_quads.json, and writes a Markdown section
+// with PNG plots.
+//
+//	go run ./tools/eval -url http://127.0.0.1:8080 -synth /tmp/test-set -out docs/accuracy-synth.md
+//	go run ./tools/eval -url http://127.0.0.1:8080 -real ../shared/realdata -out docs/accuracy-real.md
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "eval:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	url := flag.String("url", "http://127.0.0.1:8080", "service base URL")
+	synthDir := flag.String("synth", "", "synthetic test folder (scene images + JSON)")
+	realDir := flag.String("real", "", "real-data folder with manifest.csv")
+	out := flag.String("out", "", "Markdown report (stdout when empty); plots are written beside it")
+	orient8 := flag.Bool("orient8", true, "real data: also classify each single-document image turned and mirrored the 8 ways")
+	simple := flag.Bool("simple", false, "use simple_cropper=true")
+	flag.Parse()
+	if (*synthDir == "") == (*realDir == "") {
+		return fmt.Errorf("give exactly one of -synth or -real")
+	}
+	c := newClient(*url, *simple)
+	ctx := context.Background()
+	var cases []testCase
+	var err error
+	name := "synthetic test set"
+	if *synthDir != "" {
+		cases, err = loadSynth(*synthDir)
+	} else {
+		name = "real photos and scans"
+		cases, err = loadReal(*realDir)
+	}
+	if err != nil {
+		return err
+	}
+	res := evaluate(ctx, c, cases, *orient8 && *realDir != "")
+	plotBase := ""
+	if *out != "" {
+		plotBase = strings.TrimSuffix(*out, filepath.Ext(*out))
+	}
+	md, err := res.markdown(name, plotBase)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		fmt.Print(md)
+		return nil
+	}
+	return os.WriteFile(*out, []byte(md), 0o644)
+}

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"docsuite/pkg/doctypes"
+)
+
+func (r *results) markdown(name, plotBase string) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s\n\n", name)
+	fmt.Fprintf(&b, "%d files (%d failed), %d pages, %d labelled documents.\n\n", r.Files, r.Failed, r.Pages, r.Truth)
+	pct := func(n, d int) string {
+		if d == 0 {
+			return "n/a"
+		}
+		return fmt.Sprintf("%.1f %% (%d/%d)", 100*float64(n)/float64(d), n, d)
+	}
+	typeOK, famOK, rotOK, rotN, iouN := 0, 0, 0, 0, 0
+	iouSum := 0.0
+	scored := 0
+	for _, p := range r.Pairs {
+		if p.IoU >= 0 {
+			iouSum += p.IoU
+			iouN++
+		}
+		if p.RotSeen {
+			rotN++
+			if p.RotOK {
+				rotOK++
+			}
+		}
+		if !doctypes.Known(p.Truth) {
+			continue
+		}
+		scored++
+		if p.Pred == p.Truth {
+			typeOK++
+		}
+		if doctypes.Family(p.Pred) == doctypes.Family(p.Truth) {
+			famOK++
+		}
+	}
+	b.WriteString("| measure | value |\n|---|---|\n")
+	fmt.Fprintf(&b, "| documents found | %s |\n| documents missed | %d |\n| spurious documents | %d (%s of predictions) |\n",
+		pct(r.Found, r.Truth), r.Missed, r.Spurious, pct(r.Spurious, r.Found+r.Spurious))
+	if iouN > 0 {
+		fmt.Fprintf(&b, "| mean quad IoU (matched) | %.3f over %d |\n", iouSum/float64(iouN), iouN)
+	}
+	fmt.Fprintf(&b, "| type top-1 | %s |\n| type at family level | %s |\n", pct(typeOK, scored), pct(famOK, scored))
+	if rotN > 0 {
+		fmt.Fprintf(&b, "| orientation | %s |\n", pct(rotOK, rotN))
+	}
+	if r.Orient8 > 0 {
+		fmt.Fprintf(&b, "| orientation, each single-document image turned and mirrored 7 other ways | %s |\n", pct(r.Orient8OK, r.Orient8))
+	}
+	ece := r.ece(10)
+	fmt.Fprintf(&b, "| expected calibration error (10 bins) | %.3f |\n", ece)
+	if len(r.Elapsed) > 0 {
+		d := append([]time.Duration(nil), r.Elapsed...)
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		var sum time.Duration
+		for _, x := range d {
+			sum += x
+		}
+		fmt.Fprintf(&b, "| time per file, median / mean | %.3f s / %.3f s |\n", d[len(d)/2].Seconds(), (sum / time.Duration(len(d))).Seconds())
+	}
+	b.WriteString("\n### Per class\n\n| class | support | precision | recall |\n|---|---|---|---|\n")
+	for _, cl := range r.classes() {
+		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", cl.name, cl.support, ratio(cl.tp, cl.tp+cl.fp), ratio(cl.tp, cl.support))
+	}
+	if plotBase != "" {
+		cm := plotBase + "-confusion.png"
+		rel := plotBase + "-reliability.png"
+		if err := r.plotConfusion(cm); err != nil {
+			return "", err
+		}
+		if err := r.plotReliability(rel, 10); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "\n![confusion matrix](%s)\n\n![reliability](%s)\n", filepath.Base(cm), filepath.Base(rel))
+	}
+	if len(r.Misses) > 0 || len(r.Failures) > 0 {
+		b.WriteString("\n### Misses and failures\n\n")
+		for _, m := range append(r.Failures, r.Misses...) {
+			fmt.Fprintf(&b, "- %s\n", m)
+		}
+	}
+	var wrong []string
+	for _, p := range r.Pairs {
+		if doctypes.Known(p.Truth) && p.Pred != p.Truth {
+			wrong = append(wrong, fmt.Sprintf("%s → %s (%.2f)", p.Truth, p.Pred, p.Conf))
+		}
+	}
+	if len(wrong) > 0 {
+		sort.Strings(wrong)
+		b.WriteString("\n### Wrong types (truth → predicted, confidence)\n\n")
+		for _, w := range wrong {
+			fmt.Fprintf(&b, "- %s\n", w)
+		}
+	}
+	return b.String(), nil
+}
+
+func ratio(n, d int) string {
+	if d == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f", float64(n)/float64(d))
+}
+
+type classStat struct {
+	name            string
+	support, tp, fp int
+}
+
+func (r *results) classes() []classStat {
+	m := map[string]*classStat{}
+	get := func(n string) *classStat {
+		if m[n] == nil {
+			m[n] = &classStat{name: n}
+		}
+		return m[n]
+	}
+	for _, p := range r.Pairs {
+		if !doctypes.Known(p.Truth) {
+			continue
+		}
+		get(p.Truth).support++
+		if p.Pred == p.Truth {
+			get(p.Truth).tp++
+		} else {
+			get(p.Pred).fp++
+		}
+	}
+	out := make([]classStat, 0, len(m))
+	for _, c := range m {
+		out = append(out, *c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// ece is the expected calibration error of the type decision.
+func (r *results) ece(bins int) float64 {
+	n := make([]int, bins)
+	conf := make([]float64, bins)
+	acc := make([]float64, bins)
+	total := 0
+	for _, p := range r.Pairs {
+		if !doctypes.Known(p.Truth) {
+			continue
+		}
+		i := min(int(p.Conf*float64(bins)), bins-1)
+		n[i]++
+		conf[i] += p.Conf
+		if p.Pred == p.Truth {
+			acc[i]++
+		}
+		total++
+	}
+	if total == 0 {
+		return math.NaN()
+	}
+	e := 0.0
+	for i := range n {
+		if n[i] > 0 {
+			e += float64(n[i]) / float64(total) * math.Abs(acc[i]/float64(n[i])-conf[i]/float64(n[i]))
+		}
+	}
+	return e
+}
