@@ -1,0 +1,135 @@
+package synth
+
+import (
+	"image"
+	"image/color"
+	"math"
+)
+
+// drawKeyboard draws rows of keys with letters.
+func drawKeyboard(p *painter, img *image.RGBA, r *Rand) {
+	W, H := float64(img.Rect.Dx()), float64(img.Rect.Dy())
+	key := r.Range(0.045, 0.08) * math.Max(W, H)
+	keyCol := Pick(r, []color.RGBA{{50, 50, 55, 255}, {220, 220, 222, 255}, {25, 25, 28, 255}})
+	ink := color.RGBA{230, 230, 230, 255}
+	if keyCol.R > 128 {
+		ink = color.RGBA{40, 40, 40, 255}
+	}
+	letters := []rune("QWERTYUIOPASDFGHJKLZXCVBNMЙЦУКЕНГШЩЗФЫВАПРОЛДЖЭЯЧСМИТЬБЮ1234567890")
+	ox, oy := r.Range(-key, 0), r.Range(-key, 0)
+	for row := 0; float64(row)*key*1.1+oy < H; row++ {
+		shift := float64(row%3) * key * 0.3
+		for col := 0; float64(col)*key*1.1+ox < W; col++ {
+			x := ox + shift + float64(col)*key*1.1
+			y := oy + float64(row)*key*1.1
+			p.fillPoly(img, roundRectPts(x, y, key, key, key*0.15), keyCol)
+			p.drawText(img, string(letters[(row*13+col)%len(letters)]), x+key*0.2, y+key*0.45, textStyle{font: "sans", size: key * 0.3, col: ink})
+		}
+	}
+}
+
+// drawPaperStack draws overlapping blank sheets.
+func drawPaperStack(p *painter, img *image.RGBA, r *Rand) {
+	W, H := float64(img.Rect.Dx()), float64(img.Rect.Dy())
+	n := r.IntRange(2, 5)
+	for i := 0; i < n; i++ {
+		cx, cy := r.Range(0, W), r.Range(0, H)
+		w, h := W*r.Range(0.5, 0.9), H*r.Range(0.6, 1.2)
+		a := r.Range(-0.5, 0.5)
+		pts := rotRect(cx, cy, w, h, a)
+		shadow := make([][2]float64, len(pts))
+		for j, q := range pts {
+			shadow[j] = [2]float64{q[0] + 4, q[1] + 5}
+		}
+		p.fillPoly(img, shadow, color.RGBA{0, 0, 0, 60})
+		p.fillPoly(img, pts, Pick(r, []color.RGBA{{245, 245, 240, 255}, {250, 250, 250, 255}, {238, 236, 228, 255}}))
+		if r.Bool(0.5) {
+			for k := 0; k < 12; k++ {
+				y := -h/2 + h*0.1 + float64(k)*h*0.05
+				l := rotPts(cx, cy, a, [][2]float64{{-w * 0.4, y}, {w * r.Range(0, 0.4), y}})
+				p.strokePath(img, l, 2, color.RGBA{120, 120, 130, 120})
+			}
+		}
+	}
+}
+
+func rotRect(cx, cy, w, h, a float64) [][2]float64 {
+	return rotPts(cx, cy, a, [][2]float64{{-w / 2, -h / 2}, {w / 2, -h / 2}, {w / 2, h / 2}, {-w / 2, h / 2}})
+}
+
+func rotPts(cx, cy, a float64, pts [][2]float64) [][2]float64 {
+	s, c := math.Sincos(a)
+	out := make([][2]float64, len(pts))
+	for i, q := range pts {
+		out[i] = [2]float64{cx + q[0]*c - q[1]*s, cy + q[0]*s + q[1]*c}
+	}
+	return out
+}
+
+// drawClutter puts pens, coins and a phone on the table, away from the
+// documents' centres.
+func drawClutter(p *painter, img *image.RGBA, r *Rand, docs []placed) {
+	W, H := float64(img.Rect.Dx()), float64(img.Rect.Dy())
+	n := r.IntRange(1, 3)
+	for i := 0; i < n; i++ {
+		cx, cy := r.Range(0, W), r.Range(0, H)
+		switch r.Intn(3) {
+		case 0: // pen
+			l, a := r.Range(0.2, 0.35)*math.Max(W, H), r.Range(0, math.Pi)
+			body := rotPts(cx, cy, a, [][2]float64{{-l / 2, 0}, {l / 2, 0}})
+			p.strokePath(img, [][2]float64{{body[0][0] + 5, body[0][1] + 6}, {body[1][0] + 5, body[1][1] + 6}}, l*0.05, color.RGBA{0, 0, 0, 70})
+			p.strokePath(img, body, l*0.04, hsl(r.Range(0, 360), 0.6, 0.35, 255))
+		case 1: // coin
+			rad := r.Range(0.02, 0.035) * math.Max(W, H)
+			p.fillPoly(img, ellipsePts(cx+3, cy+4, rad, rad, 40), color.RGBA{0, 0, 0, 70})
+			p.fillPoly(img, ellipsePts(cx, cy, rad, rad, 40), Pick(r, []color.RGBA{{190, 160, 90, 255}, {180, 180, 175, 255}}))
+			p.strokePath(img, closeRing(ellipsePts(cx, cy, rad*0.85, rad*0.85, 40)), 2, color.RGBA{120, 110, 80, 200})
+		default: // phone
+			w, h := 0.09*math.Max(W, H), 0.18*math.Max(W, H)
+			pts := rotRect(cx, cy, w, h, r.Range(-1, 1))
+			p.fillPoly(img, pts, color.RGBA{20, 20, 24, 255})
+		}
+	}
+}
+
+// drawFingers draws one to three fingers reaching over document edges.
+func drawFingers(p *painter, img *image.RGBA, r *Rand, docs []placed) {
+	if len(docs) == 0 {
+		return
+	}
+	W, H := float64(img.Rect.Dx()), float64(img.Rect.Dy())
+	d := Pick(r, docs)
+	q := ringOf(d.quad)
+	dw, dh := d.quad.Size()
+	fw := math.Min(dw, dh) * r.Range(0.13, 0.22)
+	skin := Pick(r, []color.RGBA{{228, 184, 158, 255}, {210, 160, 130, 255}, {180, 130, 100, 255}, {140, 95, 70, 255}, {240, 205, 185, 255}})
+	n := r.IntRange(1, 2)
+	for k := 0; k < n; k++ {
+		e := r.Intn(4)
+		a, b := q[e], q[(e+1)%4]
+		t := r.Range(0.15, 0.85)
+		tip := [2]float64{a[0] + (b[0]-a[0])*t, a[1] + (b[1]-a[1])*t}
+		// direction from the document centre out through the edge
+		cx := (q[0][0] + q[1][0] + q[2][0] + q[3][0]) / 4
+		cy := (q[0][1] + q[1][1] + q[2][1] + q[3][1]) / 4
+		dx, dy := tip[0]-cx, tip[1]-cy
+		l := math.Hypot(dx, dy)
+		dx, dy = dx/l, dy/l
+		depth := fw * r.Range(0.3, 1.2)
+		tip = [2]float64{tip[0] - dx*depth, tip[1] - dy*depth}
+		base := [2]float64{tip[0] + dx*math.Max(W, H), tip[1] + dy*math.Max(W, H)}
+		shadow := [][2]float64{{tip[0] + 6, tip[1] + 8}, {base[0] + 6, base[1] + 8}}
+		p.strokePath(img, shadow, fw*1.05, color.RGBA{0, 0, 0, 60})
+		p.strokePath(img, [][2]float64{tip, base}, fw, mix(skin, color.RGBA{0, 0, 0, 255}, 0.12))
+		p.strokePath(img, [][2]float64{{tip[0] + dx*fw*0.1, tip[1] + dy*fw*0.1}, base}, fw*0.7, skin)
+		p.fillPoly(img, ellipsePts(tip[0], tip[1], fw/2, fw/2, 24), mix(skin, color.RGBA{0, 0, 0, 255}, 0.08))
+		// nail
+		nx, ny := tip[0]+dx*fw*0.35, tip[1]+dy*fw*0.35
+		ang := math.Atan2(dy, dx)
+		p.fillPoly(img, rotPts(nx, ny, ang, ellipseLocal(fw*0.32, fw*0.26)), mix(skin, color.RGBA{255, 230, 230, 255}, 0.45))
+	}
+}
+
+func ellipseLocal(rx, ry float64) [][2]float64 {
+	return ellipsePts(0, 0, rx, ry, 20)
+}

@@ -1,0 +1,79 @@
+package synth
+
+// Effects holds the strength of every scene effect: 0 turns an effect
+// off, 1 is the default, larger values exaggerate it.
+type Effects struct {
+	Perspective float64 // camera tilt
+	Angle       float64 // in-plane angle away from the 90-degree steps
+	Mirror      float64 // chance factor of mirrored documents
+	Turn        float64 // chance factor of 90/180/270-degree orientations
+	Overlap     float64 // allowed overlap between documents
+	Occlusion   float64 // fingers and hands over documents
+	Shadow      float64 // drop shadows and cast shadows
+	Glare       float64 // specular highlights
+	Lighting    float64 // uneven light, vignetting, colour cast
+	Exposure    float64 // over and under exposure
+	Blur        float64 // defocus and motion blur
+	Noise       float64 // sensor noise
+	JPEG        float64 // compression artefacts (lower quality)
+	LowRes      float64 // down- and up-sampling
+	Clutter     float64 // objects on the table (pens, coins, papers)
+}
+
+// DefaultEffects are the strengths used when none are given.
+func DefaultEffects() Effects {
+	return Effects{Perspective: 1, Angle: 1, Mirror: 1, Turn: 1, Overlap: 1, Occlusion: 1, Shadow: 1,
+		Glare: 1, Lighting: 1, Exposure: 1, Blur: 1, Noise: 1, JPEG: 1, LowRes: 1, Clutter: 1}
+}
+
+// Config controls a Generator.
+type Config struct {
+	// Seed makes the whole output reproducible.
+	Seed uint64
+	// Size is the longer side of a scene in pixels (default 1600).
+	Size int
+	// MinDocs and MaxDocs bound the documents per scene (default 1..4).
+	MinDocs, MaxDocs int
+	// Types restricts the document types (default: all 97).
+	Types []string
+	// ScanProb is the share of flat scanner-style scenes (default 0.15).
+	ScanProb float64
+	// Effects are the effect strengths (zero value: DefaultEffects).
+	Effects Effects
+	// BackgroundDirs are searched for photographs to use as backgrounds
+	// (default: the Debian wallpaper folders).
+	BackgroundDirs []string
+	// PhotoBackgroundProb is the share of scenes on photographs when any
+	// were found (default 0.35); the rest are procedural.
+	PhotoBackgroundProb float64
+}
+
+func (c *Config) defaults() {
+	if c.Size <= 0 {
+		c.Size = 1600
+	}
+	if c.MinDocs <= 0 {
+		c.MinDocs = 1
+	}
+	if c.MaxDocs < c.MinDocs {
+		c.MaxDocs = 4
+		if c.MaxDocs < c.MinDocs {
+			c.MaxDocs = c.MinDocs
+		}
+	}
+	if c.ScanProb == 0 {
+		c.ScanProb = 0.15
+	}
+	if c.ScanProb < 0 {
+		c.ScanProb = 0
+	}
+	if c.Effects == (Effects{}) {
+		c.Effects = DefaultEffects()
+	}
+	if c.BackgroundDirs == nil {
+		c.BackgroundDirs = []string{"/usr/share/backgrounds", "/usr/share/wallpapers", "/usr/share/desktop-base"}
+	}
+	if c.PhotoBackgroundProb == 0 {
+		c.PhotoBackgroundProb = 0.35
+	}
+}

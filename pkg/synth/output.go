@@ -1,0 +1,132 @@
+package synth
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"math"
+
+	"gocv.io/x/gocv"
+
+	"docsuite/pkg/geom"
+)
+
+// Record is the JSON written next to every scene.
+type Record struct {
+	File      string      `json:"file"`
+	Width     int         `json:"width"`
+	Height    int         `json:"height"`
+	Scan      bool        `json:"scan,omitempty"`
+	Quality   int         `json:"jpeg_quality,omitempty"`
+	Documents []DocRecord `json:"documents"`
+}
+
+// DocRecord is one document of a Record. Quad is TL, TR, BL, BR of the
+// upright document in page pixels; Rotation the API code (0..7).
+type DocRecord struct {
+	Type       string                `json:"type"`
+	Quad       [4][2]float64         `json:"quad"`
+	Rotation   int                   `json:"rotation"`
+	Page       int                   `json:"page"`
+	Fields     map[string]string     `json:"fields"`
+	FieldBoxes map[string][4]float64 `json:"field_boxes,omitempty"`
+}
+
+func round1(v float64) float64 { return math.Round(v*10) / 10 }
+
+// QuadPairs converts a quad to [[x, y] x4] rounded to 0.1 px.
+func QuadPairs(q geom.Quad) [4][2]float64 {
+	var out [4][2]float64
+	for i, p := range q {
+		out[i] = [2]float64{round1(p.X), round1(p.Y)}
+	}
+	return out
+}
+
+// Record builds the JSON record of a scene.
+func (s *Scene) Record(file string) Record {
+	rec := Record{File: file, Width: s.Img.Rect.Dx(), Height: s.Img.Rect.Dy(), Scan: s.Scan, Quality: s.Quality, Documents: []DocRecord{}}
+	for _, d := range s.Docs {
+		f := d.Fields
+		if f == nil {
+			f = map[string]string{}
+		}
+		rec.Documents = append(rec.Documents, DocRecord{Type: d.Type, Quad: QuadPairs(d.Quad), Rotation: int(d.Rotation), Page: d.Page, Fields: f, FieldBoxes: d.Boxes})
+	}
+	return rec
+}
+
+// Crop is a document cut out of a finished scene as a cutter would cut
+// it: along the corners as it lies (with a little error), not yet turned
+// upright. Applying Rotation to Img gives the upright document.
+type Crop struct {
+	Type     string
+	Rotation geom.Rotation
+	Img      *image.RGBA
+	Fields   map[string]string
+}
+
+// Crops renders scene i, compresses it like a photo, and cuts every
+// document out at most size pixels on its longer side. Jitter is the
+// corner error as a fraction of the document's size.
+func (g *Generator) Crops(ctx context.Context, i, size int, jitter float64) ([]Crop, error) {
+	sc, err := g.Scene(ctx, i)
+	if err != nil {
+		return nil, err
+	}
+	jb, err := EncodeJPEG(sc.Img, sc.Quality)
+	if err != nil {
+		return nil, err
+	}
+	img, err := DecodeImage(jb)
+	if err != nil {
+		return nil, err
+	}
+	r := NewRand(g.cfg.Seed, uint64(i), 0xC809)
+	var out []Crop
+	for _, d := range sc.Docs {
+		w, h := d.Lying.Size()
+		s := float64(size) / math.Max(w, h)
+		cw, ch := int(math.Max(8, math.Round(w*s))), int(math.Max(8, math.Round(h*s)))
+		var src [4][2]float64
+		for k, p := range d.Lying {
+			src[k] = [2]float64{p.X + r.Norm()*jitter*w, p.Y + r.Norm()*jitter*h}
+		}
+		dst := [4][2]float64{{0, 0}, {float64(cw), 0}, {0, float64(ch)}, {float64(cw), float64(ch)}}
+		hm, err := homography(src, dst)
+		if err != nil {
+			return nil, err
+		}
+		crop, err := warp(img, hm, image.Rect(0, 0, cw, ch))
+		if err != nil {
+			return nil, fmt.Errorf("synth: crop: %w", err)
+		}
+		for k := 3; k < len(crop.Pix); k += 4 {
+			crop.Pix[k] = 255
+		}
+		out = append(out, Crop{Type: d.Type, Rotation: d.Rotation, Img: crop, Fields: d.Fields})
+	}
+	return out, nil
+}
+
+// Upright applies a rotation code to an image: mirror left-right when
+// the code says so, then turn clockwise k times.
+func Upright(img *image.RGBA, r geom.Rotation) (*image.RGBA, error) {
+	m, err := matView(img)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	cur := m.Clone()
+	defer func() { cur.Close() }()
+	if r.Mirrored() {
+		gocv.Flip(cur, &cur, 1)
+	}
+	for k := 0; k < r.Turns(); k++ {
+		next := gocv.NewMat()
+		gocv.Rotate(cur, &next, gocv.Rotate90Clockwise)
+		cur.Close()
+		cur = next
+	}
+	return matToRGBA(cur)
+}

@@ -1,0 +1,283 @@
+package synth
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"math"
+
+	"docsuite/pkg/doctypes"
+	"docsuite/pkg/geom"
+)
+
+// SceneDoc is the ground truth of one document in a scene.
+type SceneDoc struct {
+	Type string
+	// Quad is TL, TR, BL, BR of the upright document in scene pixels
+	// (for special classes: of the document as it lies).
+	Quad geom.Quad
+	// Lying is TL, TR, BL, BR of the document as it lies in the image,
+	// the crop a cutter would make before orientation.
+	Lying    geom.Quad
+	Rotation geom.Rotation
+	// Turn is the code the document was really turned with (equal to
+	// Rotation except for special classes, which report 0).
+	Turn   geom.Rotation
+	Page   int
+	Fields map[string]string
+	Boxes  map[string][4]float64
+}
+
+// Scene is one generated image with its documents.
+type Scene struct {
+	Img     *image.RGBA
+	Docs    []SceneDoc
+	Quality int
+	Scan    bool
+}
+
+// placed is a document positioned in a scene.
+type placed struct {
+	doc  *Doc
+	turn geom.Rotation
+	h    [9]float64
+	quad geom.Quad
+	ly   geom.Quad
+}
+
+// pickTypes chooses the document types of scene i: the first cycles
+// through every type in a seed-shuffled order, so any run of len(types)
+// scenes covers them all; the others are uniform.
+func (g *Generator) pickTypes(i int, r *Rand, n int) []string {
+	out := make([]string, n)
+	out[0] = g.order[i%len(g.order)]
+	for j := 1; j < n; j++ {
+		out[j] = Pick(r, g.types)
+	}
+	return out
+}
+
+// Scene generates scene i of the configured seed.
+func (g *Generator) Scene(ctx context.Context, i int) (*Scene, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	r := NewRand(g.cfg.Seed, uint64(i), 0x5CE4E)
+	scan := r.Bool(g.cfg.ScanProb)
+	W, H := g.sceneSize(r, scan, g.cfg.Size)
+	return g.build(r, i, scan, W, H)
+}
+
+// build composes one scene of size W x H; i picks the first type.
+func (g *Generator) build(r *Rand, i int, scan bool, W, H int) (*Scene, error) {
+	p := g.painter()
+	defer g.release(p)
+	canvas := g.backdrop(r.Child(1), p, W, H, scan)
+	n := r.IntRange(g.cfg.MinDocs, g.cfg.MaxDocs)
+	types := g.pickTypes(i, r, n)
+	docs := make([]*Doc, 0, n)
+	for j, t := range types {
+		if t == doctypes.NotDocument {
+			docs = append(docs, g.notDocument(r.Child(uint64(100+j)), p))
+			continue
+		}
+		tpl, ok := g.rd.cat.Get(t)
+		if !ok {
+			return nil, fmt.Errorf("synth: no template for %q", t)
+		}
+		d, err := g.rd.Render(tpl, r.Child(uint64(100+j)), p)
+		if err != nil {
+			return nil, err
+		}
+		d.Special = doctypes.IsSpecial(t)
+		docs = append(docs, d)
+	}
+	pl, err := g.place(r.Child(2), docs, W, H, scan)
+	if err != nil {
+		return nil, err
+	}
+	fx := g.cfg.Effects
+	if !scan && fx.Clutter > 0 && r.Bool(0.3*fx.Clutter) {
+		drawClutter(p, canvas, r.Child(3), pl)
+	}
+	for _, d := range pl {
+		if err := g.composite(canvas, d, r.Child(4), scan); err != nil {
+			return nil, err
+		}
+	}
+	if !scan && fx.Occlusion > 0 && r.Bool(0.3*fx.Occlusion) {
+		drawFingers(p, canvas, r.Child(5), pl)
+	}
+	q, err := g.effects(canvas, r.Child(6), scan)
+	if err != nil {
+		return nil, err
+	}
+	sc := &Scene{Img: canvas, Quality: q, Scan: scan}
+	for _, d := range pl {
+		sd := SceneDoc{Type: d.doc.Type, Quad: d.quad, Lying: d.ly, Rotation: d.turn, Turn: d.turn, Page: 1,
+			Fields: d.doc.Fields, Boxes: d.doc.Boxes}
+		if d.doc.Special {
+			sd.Quad, sd.Rotation = d.ly, 0
+		}
+		sc.Docs = append(sc.Docs, sd)
+	}
+	return sc, nil
+}
+
+func (g *Generator) sceneSize(r *Rand, scan bool, size int) (int, int) {
+	L := float64(size)
+	if scan {
+		if r.Bool(0.75) {
+			return int(L / 1.414), int(L)
+		}
+		return int(L), int(L / 1.414)
+	}
+	aspects := []float64{4.0 / 3, 3.0 / 4, 16.0 / 9, 9.0 / 16, 1, 3.0 / 2}
+	a := aspects[r.Weighted([]float64{4, 3, 2, 1.5, 1, 1})]
+	if a >= 1 {
+		return int(L), int(L / a)
+	}
+	return int(L * a), int(L)
+}
+
+// place draws orientation, size, angle and perspective of every document
+// so that all corners lie inside the image and overlaps stay limited.
+func (g *Generator) place(r *Rand, docs []*Doc, W, H int, scan bool) ([]placed, error) {
+	fx := g.cfg.Effects
+	// one physical scale for the scene: the largest document fills frac
+	// of the shorter side
+	maxMM := 0.0
+	for _, d := range docs {
+		maxMM = math.Max(maxMM, float64(max(d.Img.Rect.Dx(), d.Img.Rect.Dy()))/d.scale())
+	}
+	short := float64(min(W, H))
+	var frac float64
+	switch {
+	case scan:
+		frac = r.Range(0.45, 0.9)
+	case len(docs) == 1:
+		frac = r.Range(0.4, 0.95)
+	case len(docs) == 2:
+		frac = r.Range(0.35, 0.62)
+	default:
+		frac = r.Range(0.25, 0.48)
+	}
+	var out []placed
+	for _, d := range docs {
+		ok := false
+		for attempt := 0; attempt < 40 && !ok; attempt++ {
+			pxmm := frac * short / maxMM * math.Pow(0.93, float64(attempt/8)) * r.Range(0.95, 1.05)
+			pd, err := g.placeOne(r, d, W, H, pxmm, scan, fx)
+			if err != nil {
+				return nil, err
+			}
+			if !inside(pd.quad, float64(W), float64(H), 2) {
+				continue
+			}
+			okOverlap := true
+			for _, o := range out {
+				a := overlapArea(pd.quad, o.quad)
+				lim := 0.18 * fx.Overlap
+				if a > lim*math.Min(pd.quad.Area(), o.quad.Area()) {
+					okOverlap = false
+					break
+				}
+			}
+			if okOverlap {
+				out = append(out, pd)
+				ok = true
+			}
+		}
+	}
+	if len(out) == 0 {
+		// fall back: the first document alone, small and centred
+		pd, err := g.placeOne(r, docs[0], W, H, 0.5*short/maxMM, true, Effects{})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pd)
+	}
+	return out, nil
+}
+
+func inside(q geom.Quad, W, H, m float64) bool {
+	for _, p := range q {
+		if p.X < m || p.Y < m || p.X > W-m || p.Y > H-m {
+			return false
+		}
+	}
+	return true
+}
+
+// scale is the document's pixels per mm.
+func (d *Doc) scale() float64 {
+	if d.PxPerMM > 0 {
+		return d.PxPerMM
+	}
+	return 8
+}
+
+// placeOne computes one document's homography from upright pixels to
+// the scene.
+func (g *Generator) placeOne(r *Rand, d *Doc, W, H int, pxmm float64, scan bool, fx Effects) (placed, error) {
+	w, h := float64(d.Img.Rect.Dx()), float64(d.Img.Rect.Dy())
+	k := 0
+	if r.Bool(math.Min(1, 0.5*fx.Turn)) {
+		k = r.IntRange(1, 3)
+	}
+	mirror := r.Bool(math.Min(1, 0.06*fx.Mirror))
+	turn := geom.NewRotation(k, mirror)
+	inv := turn.Inverse()
+	up := [4][2]float64{{0, 0}, {w, 0}, {0, h}, {w, h}}
+	var lying [4][2]float64
+	lw, lh := w, h
+	for i, c := range up {
+		pt, ww, hh := inv.MapPoint(geom.Point{X: c[0], Y: c[1]}, w, h)
+		lying[i] = [2]float64{pt.X, pt.Y}
+		lw, lh = ww, hh
+	}
+	s := pxmm / d.scale()
+	alpha := r.Norm() * 0.12 * fx.Angle
+	if r.Bool(0.25 * fx.Angle) {
+		alpha = r.Range(-math.Pi/4, math.Pi/4) * math.Min(1, fx.Angle)
+	}
+	tx, ty := r.Range(-0.5, 0.5)*fx.Perspective*0.45, r.Range(-0.5, 0.5)*fx.Perspective*0.45
+	if scan {
+		alpha = r.Norm() * 0.02 * fx.Angle
+		tx, ty = 0, 0
+	}
+	diag := math.Hypot(float64(W), float64(H))
+	f := diag * r.Range(0.9, 2.0)
+	sa, ca := math.Sincos(alpha)
+	// size of the placed document to choose a centre that keeps it inside
+	hw, hh := lw*s/2, lh*s/2
+	ext := math.Abs(hw*ca) + math.Abs(hh*sa)
+	eyt := math.Abs(hw*sa) + math.Abs(hh*ca)
+	cx := r.Range(math.Min(ext, float64(W)/2), math.Max(float64(W)-ext, float64(W)/2))
+	cy := r.Range(math.Min(eyt, float64(H)/2), math.Max(float64(H)-eyt, float64(H)/2))
+	project := func(x, y float64) [2]float64 {
+		X, Y := (x-lw/2)*s, (y-lh/2)*s
+		X, Y = X*ca-Y*sa, X*sa+Y*ca
+		// tilt about the x axis (ty) and the y axis (tx)
+		Z := 0.0
+		Y, Z = Y*math.Cos(ty), Y*math.Sin(ty)
+		X, Z = X*math.Cos(tx), Z+X*math.Sin(tx)
+		return [2]float64{cx + f*X/(f+Z), cy + f*Y/(f+Z)}
+	}
+	var dst [4][2]float64
+	for i, c := range lying {
+		dst[i] = project(c[0], c[1])
+	}
+	hm, err := homography(up, dst)
+	if err != nil {
+		return placed{}, err
+	}
+	pd := placed{doc: d, turn: turn, h: hm, quad: quadOf(hm, w, h)}
+	// corners of the lying document: its own TL, TR, BL, BR
+	lc := [4][2]float64{{0, 0}, {lw, 0}, {0, lh}, {lw, lh}}
+	for i, c := range lc {
+		q := project(c[0], c[1])
+		pd.ly[i] = geom.Point{X: q[0], Y: q[1]}
+	}
+	return pd, nil
+}
