@@ -27,7 +27,7 @@ type photoEntry struct {
 }
 
 // photoMaxSide bounds cached background photographs.
-const photoMaxSide = 1800
+const photoMaxSide = 1600
 
 func newPhotoSet(dirs []string) *photoSet {
 	ps := &photoSet{imgs: map[string]*photoEntry{}}

@@ -92,41 +92,57 @@ func drawClutter(p *painter, img *image.RGBA, r *Rand, docs []placed) {
 	}
 }
 
-// drawFingers draws one to three fingers reaching over document edges.
+// drawFingers draws a thumb (sometimes with a second finger and the
+// palm) reaching over a document edge, as when a document is held in the
+// hand for a photo.
 func drawFingers(p *painter, img *image.RGBA, r *Rand, docs []placed) {
 	if len(docs) == 0 {
 		return
 	}
-	W, H := float64(img.Rect.Dx()), float64(img.Rect.Dy())
 	d := Pick(r, docs)
 	q := ringOf(d.quad)
 	dw, dh := d.quad.Size()
-	fw := math.Min(dw, dh) * r.Range(0.13, 0.22)
+	fw := math.Min(dw, dh) * r.Range(0.12, 0.2)
 	skin := Pick(r, []color.RGBA{{228, 184, 158, 255}, {210, 160, 130, 255}, {180, 130, 100, 255}, {140, 95, 70, 255}, {240, 205, 185, 255}})
+	dark := mix(skin, color.RGBA{60, 30, 20, 255}, 0.25)
+	cx := (q[0][0] + q[1][0] + q[2][0] + q[3][0]) / 4
+	cy := (q[0][1] + q[1][1] + q[2][1] + q[3][1]) / 4
+	e := r.Intn(4)
+	a, b := q[e], q[(e+1)%4]
 	n := r.IntRange(1, 2)
 	for k := 0; k < n; k++ {
-		e := r.Intn(4)
-		a, b := q[e], q[(e+1)%4]
 		t := r.Range(0.15, 0.85)
-		tip := [2]float64{a[0] + (b[0]-a[0])*t, a[1] + (b[1]-a[1])*t}
-		// direction from the document centre out through the edge
-		cx := (q[0][0] + q[1][0] + q[2][0] + q[3][0]) / 4
-		cy := (q[0][1] + q[1][1] + q[2][1] + q[3][1]) / 4
-		dx, dy := tip[0]-cx, tip[1]-cy
+		edge := [2]float64{a[0] + (b[0]-a[0])*t, a[1] + (b[1]-a[1])*t}
+		dx, dy := edge[0]-cx, edge[1]-cy
 		l := math.Hypot(dx, dy)
 		dx, dy = dx/l, dy/l
-		depth := fw * r.Range(0.3, 1.2)
-		tip = [2]float64{tip[0] - dx*depth, tip[1] - dy*depth}
-		base := [2]float64{tip[0] + dx*math.Max(W, H), tip[1] + dy*math.Max(W, H)}
-		shadow := [][2]float64{{tip[0] + 6, tip[1] + 8}, {base[0] + 6, base[1] + 8}}
-		p.strokePath(img, shadow, fw*1.05, color.RGBA{0, 0, 0, 60})
-		p.strokePath(img, [][2]float64{tip, base}, fw, mix(skin, color.RGBA{0, 0, 0, 255}, 0.12))
-		p.strokePath(img, [][2]float64{{tip[0] + dx*fw*0.1, tip[1] + dy*fw*0.1}, base}, fw*0.7, skin)
-		p.fillPoly(img, ellipsePts(tip[0], tip[1], fw/2, fw/2, 24), mix(skin, color.RGBA{0, 0, 0, 255}, 0.08))
-		// nail
-		nx, ny := tip[0]+dx*fw*0.35, tip[1]+dy*fw*0.35
+		// tilt the finger a little away from the edge normal
+		tilt := r.Range(-0.5, 0.5)
+		s, c := math.Sincos(tilt)
+		dx, dy = dx*c-dy*s, dx*s+dy*c
+		depth := fw * r.Range(0.3, 1.3)
+		tip := [2]float64{edge[0] - dx*depth, edge[1] - dy*depth}
+		length := fw * r.Range(3, 4.5)
+		base := [2]float64{tip[0] + dx*length, tip[1] + dy*length}
+		p.strokePath(img, [][2]float64{{tip[0] + fw*0.15, tip[1] + fw*0.2}, {base[0] + fw*0.15, base[1] + fw*0.2}}, fw*1.05, color.RGBA{0, 0, 0, 55})
+		p.strokePath(img, [][2]float64{tip, base}, fw, dark)
+		p.strokePath(img, [][2]float64{{tip[0] + dx*fw*0.05, tip[1] + dy*fw*0.05}, base}, fw*0.75, skin)
+		p.fillPoly(img, ellipsePts(tip[0], tip[1], fw/2, fw/2, 24), mix(skin, dark, 0.4))
+		p.fillPoly(img, ellipsePts(tip[0]+dx*fw*0.05, tip[1]+dy*fw*0.05, fw*0.4, fw*0.4, 24), skin)
 		ang := math.Atan2(dy, dx)
-		p.fillPoly(img, rotPts(nx, ny, ang, ellipseLocal(fw*0.32, fw*0.26)), mix(skin, color.RGBA{255, 230, 230, 255}, 0.45))
+		nx, ny := tip[0]+dx*fw*0.3, tip[1]+dy*fw*0.3
+		p.fillPoly(img, rotPts(nx, ny, ang, ellipseLocal(fw*0.3, fw*0.27)), mix(skin, color.RGBA{255, 235, 235, 255}, 0.5))
+		// knuckle crease
+		kx, ky := tip[0]+dx*fw*1.3, tip[1]+dy*fw*1.3
+		p.strokePath(img, rotPts(kx, ky, ang, [][2]float64{{0, -fw * 0.25}, {0, fw * 0.25}}), math.Max(1, fw*0.04), dark)
+		if k == 0 && r.Bool(0.5) {
+			px, py := base[0]+dx*fw*1.5, base[1]+dy*fw*1.5
+			p.fillPoly(img, rotPts(px, py, ang, ellipseLocal(fw*2.2, fw*1.6)), skin)
+		}
+		a, b = b, q[(e+2)%4]
+		if r.Bool(0.5) {
+			break
+		}
 	}
 }
 

@@ -38,7 +38,8 @@ type Config struct {
 	Types []string
 	// ScanProb is the share of flat scanner-style scenes (default 0.15).
 	ScanProb float64
-	// Effects are the effect strengths (zero value: DefaultEffects).
+	// Effects are the effect strengths; the zero value turns every effect
+	// off (clean renders), DefaultEffects() gives the usual mix.
 	Effects Effects
 	// BackgroundDirs are searched for photographs to use as backgrounds
 	// (default: the Debian wallpaper folders).
@@ -66,9 +67,6 @@ func (c *Config) defaults() {
 	}
 	if c.ScanProb < 0 {
 		c.ScanProb = 0
-	}
-	if c.Effects == (Effects{}) {
-		c.Effects = DefaultEffects()
 	}
 	if c.BackgroundDirs == nil {
 		c.BackgroundDirs = []string{"/usr/share/backgrounds", "/usr/share/wallpapers", "/usr/share/desktop-base"}

@@ -90,32 +90,45 @@ func jpegQuality(r *Rand, s float64) int {
 
 // tone applies a per-channel gain/gamma curve and the light field.
 func (g *Generator) tone(img *image.RGBA, r *Rand, gain, gamma float64, cast [3]float64, light *lightMap) {
-	var lut [3][256]float64
+	var lut [3][256]float32
+	var lut8 [3][256]uint8
 	for c := 0; c < 3; c++ {
 		for v := 0; v < 256; v++ {
 			x := float64(v) / 255
 			if gamma != 1 && gamma != 0 {
 				x = math.Pow(x, gamma)
 			}
-			lut[c][v] = x * gain * cast[c] * 255
+			lut[c][v] = float32(x * gain * cast[c] * 255)
+			lut8[c][v] = uint8(clamp(x*gain*cast[c]*255+0.5, 0, 255))
 		}
 	}
 	W, H := img.Rect.Dx(), img.Rect.Dy()
-	var mul, add []float32
-	if light != nil {
-		mul, add = light.full()
+	if light == nil {
+		for y := 0; y < H; y++ {
+			row := img.Pix[y*img.Stride : y*img.Stride+4*W]
+			for i := 0; i < len(row); i += 4 {
+				row[i] = lut8[0][row[i]]
+				row[i+1] = lut8[1][row[i+1]]
+				row[i+2] = lut8[2][row[i+2]]
+			}
+		}
+		return
 	}
+	mul, add := light.full()
 	for y := 0; y < H; y++ {
-		row := img.Pix[y*img.Stride:]
+		row := img.Pix[y*img.Stride : y*img.Stride+4*W]
+		mrow, arow := mul[y*W:(y+1)*W], add[y*W:(y+1)*W]
 		for x := 0; x < W; x++ {
 			i := 4 * x
-			m, a := 1.0, 0.0
-			if mul != nil {
-				m, a = float64(mul[y*W+x]), float64(add[y*W+x])
-			}
+			m, a := mrow[x], arow[x]*255
 			for c := 0; c < 3; c++ {
-				v := lut[c][row[i+c]]*m + a*255
-				row[i+c] = uint8(clamp(v, 0, 255))
+				v := lut[c][row[i+c]]*m + a
+				if v < 0 {
+					v = 0
+				} else if v > 255 {
+					v = 255
+				}
+				row[i+c] = uint8(v)
 			}
 		}
 	}

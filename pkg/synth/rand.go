@@ -2,7 +2,6 @@ package synth
 
 import (
 	"hash/fnv"
-	"math"
 	"math/rand/v2"
 )
 
@@ -86,4 +85,12 @@ func (r *Rand) Digits(n int) string {
 }
 
 // clamp limits v to [lo, hi].
-func clamp(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
+func clamp(v, lo, hi float64) float64 {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	return v
+}

@@ -191,8 +191,8 @@ func (rd *Renderer) renderVariant(t *Template, r *Rand, p *painter) (*Doc, error
 	v.Values = base.Values
 	if base.Retint {
 		// A few cached tints per variant keep the cache small.
-		tint := r.Intn(6)
-		deg := float64(tint) * 60
+		tint := r.Intn(3)
+		deg := float64(tint) * 120
 		v.Paper = retint(base.Paper, deg)
 		v.Paper2 = retint(base.Paper2, deg)
 		v.Patterns = append([]Pattern(nil), base.Patterns...)

@@ -73,7 +73,7 @@ func (g *Generator) build(r *Rand, i int, scan bool, W, H int) (*Scene, error) {
 	p := g.painter()
 	defer g.release(p)
 	canvas := g.backdrop(r.Child(1), p, W, H, scan)
-	n := r.IntRange(g.cfg.MinDocs, g.cfg.MaxDocs)
+	n := g.docCount(r)
 	types := g.pickTypes(i, r, n)
 	docs := make([]*Doc, 0, n)
 	for j, t := range types {
@@ -124,6 +124,17 @@ func (g *Generator) build(r *Rand, i int, scan bool, W, H int) (*Scene, error) {
 	return sc, nil
 }
 
+// docCount draws the number of documents: one most often, as in real
+// photos, fewer scenes with more.
+func (g *Generator) docCount(r *Rand) int {
+	lo, hi := g.cfg.MinDocs, g.cfg.MaxDocs
+	w := make([]float64, hi-lo+1)
+	for k := range w {
+		w[k] = 1 / math.Pow(float64(lo+k), 1.6)
+	}
+	return lo + r.Weighted(w)
+}
+
 func (g *Generator) sceneSize(r *Rand, scan bool, size int) (int, int) {
 	L := float64(size)
 	if scan {
@@ -156,11 +167,11 @@ func (g *Generator) place(r *Rand, docs []*Doc, W, H int, scan bool) ([]placed, 
 	case scan:
 		frac = r.Range(0.45, 0.9)
 	case len(docs) == 1:
-		frac = r.Range(0.4, 0.95)
+		frac = r.Range(0.45, 0.97)
 	case len(docs) == 2:
-		frac = r.Range(0.35, 0.62)
+		frac = r.Range(0.4, 0.66)
 	default:
-		frac = r.Range(0.25, 0.48)
+		frac = r.Range(0.3, 0.52)
 	}
 	var out []placed
 	for _, d := range docs {
