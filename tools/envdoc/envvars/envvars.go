@@ -1,0 +1,253 @@
+// Package envvars lists every configuration variable of every role from
+// the config structs of pkg/config, and renders the env-file template and
+// the Markdown table of the operations guide. tools/envdoc writes them;
+// tools/topology checks docker-compose.yml against the same list.
+package envvars
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"docsuite/pkg/config"
+)
+
+// Role is one binary of the suite and its configuration struct.
+type Role struct {
+	Name string
+	// New returns a pointer to a fresh config struct of the role.
+	New func() any
+}
+
+// stageRoles are the model-running stage workers; they share config.Stage.
+func stageRoles() []string { return []string{"cropper", "classifier", "orienter", "ocr", "fraud"} }
+
+// Roles lists every role in the order the documents present them.
+func Roles() []Role {
+	rs := []Role{{Name: "gateway", New: func() any { return new(config.Gateway) }}}
+	for _, n := range stageRoles() {
+		rs = append(rs, Role{Name: n, New: func() any { return new(config.Stage) }})
+	}
+	return append(rs,
+		Role{Name: "license", New: func() any { return new(config.License) }},
+		Role{Name: "janitor", New: func() any { return new(config.Janitor) }},
+		Role{Name: "allinone", New: func() any { return new(config.AllInOne) }},
+	)
+}
+
+// RoleVars returns the variable names a role reads.
+func RoleVars(r Role) []string {
+	var names []string
+	for _, v := range config.Vars(r.New()) {
+		names = append(names, v.Name)
+	}
+	return names
+}
+
+// mustSet are the variables every installation sets itself; the template
+// leaves them uncommented and empty, and docker compose refuses to start
+// without them.
+func mustSet() []string {
+	return []string{"LICENSE_TOKEN", "LICENSE_URL", "MINIO_ACCESS_KEY", "MINIO_SECRET_KEY"}
+}
+
+// ComposeVar is a variable docker compose itself reads for ${...} in
+// docker-compose.yml; no role reads it.
+type ComposeVar struct {
+	Name, Default, Doc string
+}
+
+// ComposeVars lists the compose-only variables.
+func ComposeVars() []ComposeVar {
+	return []ComposeVar{
+		{"DOCSUITE_VERSION", "4.148.0", "Tag of the docsuite images docker compose builds and runs."},
+		{"DOCSUITE_HTTP_PORT", "8080", "Host port nginx publishes (the container listens on 80)."},
+	}
+}
+
+// Variable is one environment variable over all roles.
+type Variable struct {
+	Name   string
+	Roles  []string
+	Docs   []string // distinct descriptions, in role order
+	DocBy  []string // the role that first gave each description
+	Defs   []string // distinct defaults, in role order
+	Secret bool
+}
+
+// Group is the variables read by the same set of roles.
+type Group struct {
+	Title string
+	Vars  []*Variable
+}
+
+// Collect gathers every variable of every role, grouped by the roles that
+// read it, groups and variables in order of first appearance.
+func Collect() []Group {
+	byName := map[string]*Variable{}
+	var order []*Variable
+	for _, r := range Roles() {
+		for _, cv := range config.Vars(r.New()) {
+			v := byName[cv.Name]
+			if v == nil {
+				v = &Variable{Name: cv.Name}
+				byName[cv.Name] = v
+				order = append(order, v)
+			}
+			v.Roles = append(v.Roles, r.Name)
+			if !slices.Contains(v.Docs, cv.Doc) {
+				v.Docs, v.DocBy = append(v.Docs, cv.Doc), append(v.DocBy, r.Name)
+			}
+			if !slices.Contains(v.Defs, cv.Default) {
+				v.Defs = append(v.Defs, cv.Default)
+			}
+			v.Secret = v.Secret || cv.Secret
+		}
+	}
+	var groups []Group
+	index := map[string]int{}
+	for _, v := range order {
+		title := rolesTitle(v.Roles)
+		i, ok := index[title]
+		if !ok {
+			i = len(groups)
+			index[title] = i
+			groups = append(groups, Group{Title: title})
+		}
+		groups[i].Vars = append(groups[i].Vars, v)
+	}
+	return groups
+}
+
+// rolesTitle names a set of roles, collapsing the stage workers.
+func rolesTitle(roles []string) string {
+	if len(roles) == len(Roles()) {
+		return "every role"
+	}
+	var parts []string
+	stages, all := 0, stageRoles()
+	for _, r := range roles {
+		if slices.Contains(all, r) {
+			stages++
+			continue
+		}
+		parts = append(parts, r)
+	}
+	if stages == len(all) {
+		parts = append([]string{"model workers (" + strings.Join(all, ", ") + ")"}, parts...)
+	} else if stages > 0 {
+		return strings.Join(roles, ", ")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Default is the variable's default; several defaults are listed per role.
+func (v *Variable) Default() string {
+	if len(v.Defs) == 1 {
+		return v.Defs[0]
+	}
+	return strings.Join(v.Defs, " | ")
+}
+
+// Doc is the variable's description; where roles describe it differently,
+// each description is prefixed with the role that gives it.
+func (v *Variable) Doc() string {
+	d := v.Docs[0]
+	if len(v.Docs) > 1 {
+		parts := make([]string, len(v.Docs))
+		for i, doc := range v.Docs {
+			parts[i] = v.DocBy[i] + ": " + doc
+		}
+		d = strings.Join(parts, " ")
+	}
+	if v.Secret {
+		d += " Secret: masked by --check-config."
+	}
+	return d
+}
+
+const envHeader = `# docsuite environment file: every variable of every role, with its default.
+# Generated by ` + "`go run ./tools/envdoc`" + ` from the config structs in pkg/config; do not edit by hand.
+#
+# Copy it to deploy/compose/docsuite.env and fill in the four uncommented variables. A commented
+# line shows the built-in default; uncomment it to change the value. docker compose passes this
+# file to every docsuite container (env_file) and reads it for ${...} in docker-compose.yml
+# (docker compose --env-file deploy/compose/docsuite.env ...). Values that depend on the topology
+# (NATS_URL, STORE_KIND, MINIO_ENDPOINT, HTTP_ADDR, METRICS_ADDR) are set per service in
+# docker-compose.yml and win over this file. Precedence in every role: built-in default < this
+# file < the process environment. ` + "`<role> --check-config`" + ` prints the effective values.
+`
+
+// WriteEnv writes the env-file template.
+func WriteEnv(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString(envHeader)
+	b.WriteString("\n# ==== docker compose (read by compose, not by the roles) ====\n")
+	for _, c := range ComposeVars() {
+		b.WriteString("\n")
+		for _, line := range wrap(c.Doc, 98) {
+			fmt.Fprintf(&b, "# %s\n", line)
+		}
+		fmt.Fprintf(&b, "#%s=%s\n", c.Name, c.Default)
+	}
+	for _, g := range Collect() {
+		fmt.Fprintf(&b, "\n# ==== %s ====\n", g.Title)
+		for _, v := range g.Vars {
+			b.WriteString("\n")
+			for _, line := range wrap(v.Doc(), 98) {
+				fmt.Fprintf(&b, "# %s\n", line)
+			}
+			if slices.Contains(mustSet(), v.Name) {
+				fmt.Fprintf(&b, "# Set by every installation (built-in default: %q).\n%s=\n", v.Default(), v.Name)
+				continue
+			}
+			if len(v.Defs) > 1 {
+				fmt.Fprintf(&b, "# Defaults differ by role: %s.\n", v.Default())
+			}
+			fmt.Fprintf(&b, "#%s=%s\n", v.Name, v.Defs[0])
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteTable writes the Markdown table of every variable.
+func WriteTable(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("| Variable | Default | Read by | Meaning |\n|---|---|---|---|\n")
+	for _, c := range ComposeVars() {
+		fmt.Fprintf(&b, "| `%s` | `%s` | docker compose | %s |\n", c.Name, c.Default, c.Doc)
+	}
+	for _, g := range Collect() {
+		for _, v := range g.Vars {
+			def := "`" + v.Default() + "`"
+			if v.Default() == "" {
+				def = "(empty)"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", v.Name, def, g.Title, strings.ReplaceAll(v.Doc(), "|", "\\|"))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// wrap breaks s into lines of at most width characters at spaces.
+func wrap(s string, width int) []string {
+	var lines []string
+	var cur strings.Builder
+	for _, word := range strings.Fields(s) {
+		if cur.Len() > 0 && cur.Len()+1+len(word) > width {
+			lines = append(lines, cur.String())
+			cur.Reset()
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte(' ')
+		}
+		cur.WriteString(word)
+	}
+	if cur.Len() > 0 {
+		lines = append(lines, cur.String())
+	}
+	return lines
+}

@@ -1,0 +1,78 @@
+package envvars
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestCollect(t *testing.T) {
+	seen := map[string]bool{}
+	for _, g := range Collect() {
+		for _, v := range g.Vars {
+			if seen[v.Name] {
+				t.Errorf("%s listed twice", v.Name)
+			}
+			seen[v.Name] = true
+			if v.Doc() == "" {
+				t.Errorf("%s has no description", v.Name)
+			}
+		}
+	}
+	cases := []struct {
+		name  string
+		title string
+	}{
+		{"LOGURU_LEVEL", "every role"},
+		{"HTTP_ADDR", "gateway, allinone"},
+		{"ALLOW_GPU", "model workers (cropper, classifier, orienter, ocr, fraud), allinone"},
+		{"LICENSE_URL", "license"},
+		{"LICENSE_TOKEN", "gateway, license, allinone"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, g := range Collect() {
+				if slices.ContainsFunc(g.Vars, func(v *Variable) bool { return v.Name == tc.name }) {
+					if g.Title != tc.title {
+						t.Fatalf("group %q, want %q", g.Title, tc.title)
+					}
+					return
+				}
+			}
+			t.Fatal("not found")
+		})
+	}
+}
+
+func TestWrap(t *testing.T) {
+	cases := []struct {
+		in    string
+		width int
+		want  []string
+	}{
+		{"a b c", 3, []string{"a b", "c"}},
+		{"word", 2, []string{"word"}},
+		{"", 10, nil},
+	}
+	for _, tc := range cases {
+		if got := wrap(tc.in, tc.width); !slices.Equal(got, tc.want) {
+			t.Errorf("wrap(%q, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
+		}
+	}
+}
+
+func TestEnvTemplateSetsOnlyInstallationValues(t *testing.T) {
+	var b strings.Builder
+	if err := WriteEnv(&b); err != nil {
+		t.Fatal(err)
+	}
+	var set []string
+	for _, line := range strings.Split(b.String(), "\n") {
+		if line != "" && !strings.HasPrefix(line, "#") {
+			set = append(set, strings.SplitN(line, "=", 2)[0])
+		}
+	}
+	if !slices.Equal(set, []string{"MINIO_ACCESS_KEY", "MINIO_SECRET_KEY", "LICENSE_TOKEN", "LICENSE_URL"}) {
+		t.Fatalf("uncommented assignments: %v", set)
+	}
+}
