@@ -143,21 +143,28 @@ func proceduralSurface(r *Rand, p *painter, W, H int) *image.RGBA {
 	kind := r.Weighted([]float64{3, 2, 2, 1.2, 1, 1})
 	lw, lh := W/4, H/4
 	low := image.NewRGBA(image.Rect(0, 0, lw, lh))
+	vertical := r.Bool(0.5)
 	switch kind {
-	case 0: // wood
+	case 0: // wood: growth rings bent by noise, with fine grain added later
 		base := Pick(r, []color.RGBA{{150, 100, 60, 255}, {120, 75, 45, 255}, {190, 145, 100, 255}, {95, 60, 40, 255}, {205, 170, 125, 255}})
-		freq := r.Range(0.05, 0.2)
-		ph := r.Range(0, 10)
-		vertical := r.Bool(0.5)
+		freq := r.Range(0.15, 0.5)
+		seed := uint32(r.Intn(1 << 30))
+		plank := r.Range(30, 80)
 		for y := 0; y < lh; y++ {
 			for x := 0; x < lw; x++ {
 				u, v := float64(x), float64(y)
 				if vertical {
 					u, v = v, u
 				}
-				t := math.Sin(v*freq+3*math.Sin(u*0.01+ph)+0.8*math.Sin(u*0.05)) * 0.5
-				t += 0.15 * math.Sin(v*freq*7+u*0.02)
-				c := mix(base, color.RGBA{40, 25, 15, 255}, clamp(0.25+0.2*t, 0, 1))
+				pl := math.Floor(v / plank)
+				n := fbm(u*0.01, v*0.06+pl*7, seed, 3)
+				t := math.Sin((v+n*18)*freq + pl*3)
+				t = 0.5 + 0.5*t
+				t = t * t
+				c := mix(base, color.RGBA{60, 35, 20, 255}, clamp(0.1+0.3*t+0.2*(n-0.5), 0, 1))
+				if math.Mod(v, plank) < 0.8 {
+					c = mix(c, color.RGBA{30, 20, 10, 255}, 0.5)
+				}
 				low.SetRGBA(x, y, c)
 			}
 		}
@@ -191,6 +198,14 @@ func proceduralSurface(r *Rand, p *painter, W, H int) *image.RGBA {
 		img = image.NewRGBA(image.Rect(0, 0, W, H))
 	}
 	switch kind {
+	case 0:
+		dir := 1
+		if vertical {
+			dir = 2
+		}
+		grain(img, r, dir)
+	case 4:
+		grain(img, r, 0)
 	case 1:
 		weave(img, r)
 	case 3:
@@ -199,6 +214,33 @@ func proceduralSurface(r *Rand, p *painter, W, H int) *image.RGBA {
 		drawPaperStack(p, img, r)
 	}
 	return img
+}
+
+// grain adds fine fibre streaks along x (dir 1) or y (dir 2), or
+// speckles (dir 0).
+func grain(img *image.RGBA, r *Rand, dir int) {
+	seed := uint32(r.Intn(1 << 30))
+	amp := r.Range(6, 16)
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	for y := 0; y < h; y++ {
+		row := img.Pix[y*img.Stride:]
+		for x := 0; x < w; x++ {
+			var v float64
+			switch dir {
+			case 1:
+				v = hash2(x/9, y, seed) - 0.5
+			case 2:
+				v = hash2(x, y/9, seed) - 0.5
+			default:
+				v = hash2(x, y, seed) - 0.5
+			}
+			d := int(v * amp)
+			i := 4 * x
+			row[i] = clampByte(int(row[i]) + d)
+			row[i+1] = clampByte(int(row[i+1]) + d)
+			row[i+2] = clampByte(int(row[i+2]) + d)
+		}
+	}
 }
 
 // weave adds a woven-fabric micro texture.

@@ -101,8 +101,10 @@ func drawFingers(p *painter, img *image.RGBA, r *Rand, docs []placed) {
 	}
 	d := Pick(r, docs)
 	q := ringOf(d.quad)
-	dw, dh := d.quad.Size()
-	fw := math.Min(dw, dh) * r.Range(0.12, 0.2)
+	dw, _ := d.quad.Size()
+	// a thumb is about 18 mm wide: scale from the document's own size
+	mm := float64(d.doc.Img.Rect.Dx()) / d.doc.scale()
+	fw := dw / mm * r.Range(15, 21)
 	skin := Pick(r, []color.RGBA{{228, 184, 158, 255}, {210, 160, 130, 255}, {180, 130, 100, 255}, {140, 95, 70, 255}, {240, 205, 185, 255}})
 	dark := mix(skin, color.RGBA{60, 30, 20, 255}, 0.25)
 	cx := (q[0][0] + q[1][0] + q[2][0] + q[3][0]) / 4
@@ -122,7 +124,15 @@ func drawFingers(p *painter, img *image.RGBA, r *Rand, docs []placed) {
 		dx, dy = dx*c-dy*s, dx*s+dy*c
 		depth := fw * r.Range(0.3, 1.3)
 		tip := [2]float64{edge[0] - dx*depth, edge[1] - dy*depth}
-		length := fw * r.Range(3, 4.5)
+		// the finger runs out of the frame, as a thumb of a holding hand
+		W, H := float64(img.Rect.Dx()), float64(img.Rect.Dy())
+		length := fw * 12
+		for _, tt := range []float64{(0 - tip[0]) / dx, (W - tip[0]) / dx, (0 - tip[1]) / dy, (H - tip[1]) / dy} {
+			if tt > 0 && tt+fw < length {
+				length = tt + fw
+			}
+		}
+		length = math.Max(length, fw*3)
 		base := [2]float64{tip[0] + dx*length, tip[1] + dy*length}
 		p.strokePath(img, [][2]float64{{tip[0] + fw*0.15, tip[1] + fw*0.2}, {base[0] + fw*0.15, base[1] + fw*0.2}}, fw*1.05, color.RGBA{0, 0, 0, 55})
 		p.strokePath(img, [][2]float64{tip, base}, fw, dark)
@@ -135,10 +145,6 @@ func drawFingers(p *painter, img *image.RGBA, r *Rand, docs []placed) {
 		// knuckle crease
 		kx, ky := tip[0]+dx*fw*1.3, tip[1]+dy*fw*1.3
 		p.strokePath(img, rotPts(kx, ky, ang, [][2]float64{{0, -fw * 0.25}, {0, fw * 0.25}}), math.Max(1, fw*0.04), dark)
-		if k == 0 && r.Bool(0.5) {
-			px, py := base[0]+dx*fw*1.5, base[1]+dy*fw*1.5
-			p.fillPoly(img, rotPts(px, py, ang, ellipseLocal(fw*2.2, fw*1.6)), skin)
-		}
 		a, b = b, q[(e+2)%4]
 		if r.Bool(0.5) {
 			break

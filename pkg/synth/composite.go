@@ -14,11 +14,25 @@ func (g *Generator) composite(canvas *image.RGBA, d placed, r *Rand, scan bool) 
 	if box.Empty() {
 		return nil
 	}
-	w, err := warp(d.doc.Img, d.h, box)
+	fx := g.cfg.Effects
+	var w *image.RGBA
+	var err error
+	if d.doc.Paperlike && fx.Bend > 0 && !scan && r.Bool(0.5) {
+		axis := r.Intn(2)
+		size := float64(d.doc.Img.Rect.Dy())
+		if axis == 1 {
+			size = float64(d.doc.Img.Rect.Dx())
+		}
+		amp := size * r.Range(-0.025, 0.025) * fx.Bend
+		// the bent sheet may bulge past the quad's box
+		box = bounds(q, pad+math.Abs(amp)*4).Intersect(canvas.Rect)
+		w, err = warpBent(d.doc.Img, d.h, box, amp, axis)
+	} else {
+		w, err = warp(d.doc.Img, d.h, box)
+	}
 	if err != nil {
 		return err
 	}
-	fx := g.cfg.Effects
 	if fx.Shadow > 0 && !scan && r.Bool(0.8) {
 		dx, dy := r.Range(-6, 8)*fx.Shadow, r.Range(-2, 10)*fx.Shadow
 		sigma := r.Range(2, 9) * math.Sqrt(fx.Shadow)

@@ -18,12 +18,13 @@ type Effects struct {
 	JPEG        float64 // compression artefacts (lower quality)
 	LowRes      float64 // down- and up-sampling
 	Clutter     float64 // objects on the table (pens, coins, papers)
+	Bend        float64 // paper sheets that bow and show fold creases
 }
 
 // DefaultEffects are the strengths used when none are given.
 func DefaultEffects() Effects {
 	return Effects{Perspective: 1, Angle: 1, Mirror: 1, Turn: 1, Overlap: 1, Occlusion: 1, Shadow: 1,
-		Glare: 1, Lighting: 1, Exposure: 1, Blur: 1, Noise: 1, JPEG: 1, LowRes: 1, Clutter: 1}
+		Glare: 1, Lighting: 1, Exposure: 1, Blur: 1, Noise: 1, JPEG: 1, LowRes: 1, Clutter: 1, Bend: 1}
 }
 
 // Config controls a Generator.

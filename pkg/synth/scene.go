@@ -90,6 +90,9 @@ func (g *Generator) build(r *Rand, i int, scan bool, W, H int) (*Scene, error) {
 			return nil, err
 		}
 		d.Special = doctypes.IsSpecial(t)
+		if d.Paperlike && g.cfg.Effects.Bend > 0 && r.Bool(0.35*math.Min(1, g.cfg.Effects.Bend)) {
+			addFolds(d.Img, r.Child(uint64(200+j)))
+		}
 		docs = append(docs, d)
 	}
 	pl, err := g.place(r.Child(2), docs, W, H, scan)

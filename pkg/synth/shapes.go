@@ -38,6 +38,9 @@ func (c *drawCtx) photo(e *Element) {
 	}
 	p.strokePath(tile, [][2]float64{{cx, hy}, {cx - hr*0.07, hy + hr*0.35}, {cx + hr*0.05, hy + hr*0.38}}, hr*0.04, mix(skin, eye, 0.35))
 	p.strokePath(tile, [][2]float64{{cx - hr*0.25, hy + hr*0.62}, {cx, hy + hr*0.67}, {cx + hr*0.25, hy + hr*0.62}}, hr*0.06, color.RGBA{150, 80, 80, 255})
+	// soften the drawing and light it from one side, like a printed photo
+	shadePortrait(tile, r.Range(-1, 1), r.Range(0.05, 0.25))
+	_ = gaussianBlur(tile, math.Max(0.6, w/180))
 	ghost := e.Kind == "ghost"
 	if ghost || e.Style == "bw" {
 		for i := 0; i < len(tile.Pix); i += 4 {
@@ -269,5 +272,23 @@ func (c *drawCtx) flag(e *Element) {
 			r = image.Rect(int(x), int(y+h*f0), int(x+w), int(y+h*f1))
 		}
 		fillRect(c.dst, r, col)
+	}
+}
+
+// shadePortrait darkens the tile towards one side (dir -1 left, 1 right)
+// with strength s, and adds a little grain.
+func shadePortrait(tile *image.RGBA, dir, s float64) {
+	w, h := tile.Rect.Dx(), tile.Rect.Dy()
+	for y := 0; y < h; y++ {
+		row := tile.Pix[y*tile.Stride:]
+		for x := 0; x < w; x++ {
+			t := float64(x)/float64(w) - 0.5
+			f := 1 - s*(0.5+dir*t) - 0.08*float64(y)/float64(h)
+			n := float64(int(uint32(x*2654435761)^uint32(y*40503))%7-3) * 1.5
+			i := 4 * x
+			for c := 0; c < 3; c++ {
+				row[i+c] = uint8(clamp(float64(row[i+c])*f+n, 0, 255))
+			}
+		}
 	}
 }

@@ -50,7 +50,7 @@ func writeGallery(ctx context.Context, g *synth.Generator, o *options) error {
 		}
 		sheet := contactSheet(cells)
 		var buf bytes.Buffer
-		if err := png.Encode(&buf, sheet); err != nil {
+		if err := png.Encode(&buf, quantize(sheet)); err != nil {
 			return fmt.Errorf("%s: png: %w", t, err)
 		}
 		if err := os.WriteFile(filepath.Join(o.gallery, t+".png"), buf.Bytes(), 0o644); err != nil {

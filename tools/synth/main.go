@@ -71,7 +71,7 @@ func parseFlags(args []string) (*options, error) {
 		{"shadow", &fx.Shadow, "shadows"}, {"glare", &fx.Glare, "glare"}, {"lighting", &fx.Lighting, "uneven light and colour cast"},
 		{"exposure", &fx.Exposure, "over/under exposure"}, {"blur", &fx.Blur, "defocus and motion blur"},
 		{"noise", &fx.Noise, "sensor noise"}, {"jpeg", &fx.JPEG, "JPEG artefacts"}, {"lowres", &fx.LowRes, "low resolution"},
-		{"clutter", &fx.Clutter, "objects on the table"},
+		{"clutter", &fx.Clutter, "objects on the table"}, {"bend", &fx.Bend, "bent and folded paper"},
 	} {
 		fs.Float64Var(e.p, e.name, *e.p, "strength of "+e.help+" (0 off, 1 default)")
 	}
@@ -80,7 +80,7 @@ func parseFlags(args []string) (*options, error) {
 	}
 	scale := func(v *float64) { *v *= o.fxScale }
 	for _, p := range []*float64{&fx.Perspective, &fx.Angle, &fx.Mirror, &fx.Turn, &fx.Overlap, &fx.Occlusion, &fx.Shadow,
-		&fx.Glare, &fx.Lighting, &fx.Exposure, &fx.Blur, &fx.Noise, &fx.JPEG, &fx.LowRes, &fx.Clutter} {
+		&fx.Glare, &fx.Lighting, &fx.Exposure, &fx.Blur, &fx.Noise, &fx.JPEG, &fx.LowRes, &fx.Clutter, &fx.Bend} {
 		scale(p)
 	}
 	o.cfg.Effects = fx
