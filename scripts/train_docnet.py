@@ -1,0 +1,292 @@
+#!/usr/bin/python3
+"""Trains docnet, the document type + orientation network, on crops from the
+synthetic document factory, calibrates it, exports it to ONNX and records
+it in models/manifest.json.
+
+    /usr/bin/python3 scripts/train_docnet.py --train DIR [--train DIR ...] \
+        --val DIR --test DIR [--out models] [--epochs N] [--size 128]
+
+--train folders hold upright crops (`go run ./tools/synth -crops -turn 0
+-mirror 0`); training turns every crop into a random one of the eight
+orientations. --val (temperature scaling) and --test (metrics in the
+manifest) hold crops as the factory lays them (`-crops`, default effects).
+Run with Debian's /usr/bin/python3 (python3-torch 1.13, CPU).
+"""
+
+import argparse
+import base64
+import hashlib
+import json
+import os
+import re
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import train_docnet_data as data  # noqa: E402
+import train_docnet_eval as ev  # noqa: E402
+from train_docnet_model import DocNet  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MEAN = (0.5, 0.5, 0.5)
+STD = (0.25, 0.25, 0.25)
+OTHER_THRESHOLD = 0.35
+
+
+def read_classes():
+    """The 97 identifiers in pkg/doctypes order: Russian, foreign, specials."""
+    with open(os.path.join(ROOT, "pkg", "doctypes", "list.go")) as f:
+        src = f.read()
+    out = []
+    for name in ("russian", "foreign"):
+        m = re.search(r"var " + name + r" = \[\.\.\.\]string\{(.*?)\n\}", src, re.S)
+        if not m:
+            raise SystemExit(f"cannot find {name} in pkg/doctypes/list.go")
+        out += re.findall(r'"([a-z0-9_]+)"', m.group(1))
+    return out + list(ev.SPECIAL)
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--train", action="append", required=True)
+    p.add_argument("--val", required=True)
+    p.add_argument("--test", required=True)
+    p.add_argument("--out", default=os.path.join(ROOT, "models"))
+    p.add_argument("--name", default="docnet")
+    p.add_argument("--size", type=int, default=128)
+    p.add_argument("--epochs", type=int, default=16)
+    p.add_argument("--batch", type=int, default=64)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--max-minutes", type=float, default=45.0, help="stop training early past this")
+    p.add_argument("--widths", default="24,48,96,160,256")
+    p.add_argument("--extra", type=int, default=1)
+    p.add_argument("--data-note", default="", help="how the crops were made, for the manifest")
+    return p.parse_args()
+
+
+def normalise(x01):
+    mean = torch.tensor(MEAN).view(1, 3, 1, 1)
+    std = torch.tensor(STD).view(1, 3, 1, 1)
+    return (x01 - mean) / std
+
+
+@torch.no_grad()
+def predict(net, x_uint8, batch=256):
+    net.eval()
+    t, o = [], []
+    for i in range(0, len(x_uint8), batch):
+        a, b = net(normalise(data.to_input(x_uint8[i:i + batch])))
+        t.append(a.numpy())
+        o.append(b.numpy())
+    return np.concatenate(t), np.concatenate(o)
+
+
+def train(net, x, y, classes, args, log):
+    special = torch.tensor([c in ev.SPECIAL for c in classes])
+    gen = torch.Generator().manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    steps_per_epoch = len(x) // args.batch
+    total = steps_per_epoch * args.epochs
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=total, pct_start=0.15)
+    t0 = time.time()
+    step = 0
+    for epoch in range(args.epochs):
+        net.train()
+        perm = rng.permutation(len(x))
+        run_t, run_o, acc_t, acc_o, n = 0.0, 0.0, 0, 0, 0
+        for b in range(steps_per_epoch):
+            idx = np.sort(perm[b * args.batch:(b + 1) * args.batch])
+            codes = torch.randint(0, 8, (len(idx),), generator=gen)
+            xb = normalise(data.augment_batch(x[idx], codes, gen, args.size))
+            yb = torch.from_numpy(y[idx])
+            lt, lo = net(xb.contiguous(memory_format=torch.channels_last))
+            loss_t = F.cross_entropy(lt, yb)
+            keep = ~special[yb]
+            loss_o = F.cross_entropy(lo[keep], codes[keep]) if keep.any() else lo.sum() * 0
+            loss = loss_t + loss_o
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            step += 1
+            run_t += float(loss_t)
+            run_o += float(loss_o)
+            acc_t += int((lt.argmax(1) == yb).sum())
+            acc_o += int((lo.argmax(1)[keep] == codes[keep]).sum())
+            n += len(idx)
+            if (time.time() - t0) / 60 > args.max_minutes:
+                log(f"time budget of {args.max_minutes} min reached at step {step}/{total}: stopping")
+                return epoch + 1, step
+        log(f"epoch {epoch + 1}/{args.epochs}: loss type {run_t / steps_per_epoch:.3f} orient "
+            f"{run_o / steps_per_epoch:.3f}, train acc type {acc_t / n:.3f} orient {acc_o / max(n, 1):.3f}, "
+            f"{(time.time() - t0) / 60:.1f} min")
+    return args.epochs, step
+
+
+def eight_ways(x_lying, rot):
+    """All eight orientations of each crop: returns images and their codes."""
+    xs, codes, idx = [], [], []
+    for i, (img, r) in enumerate(zip(x_lying, rot)):
+        up = data.apply_rotation(img, int(r))
+        for t in range(8):
+            xs.append(np.ascontiguousarray(data.apply_rotation(up, data.inverse_rotation(t))))
+            codes.append(t)
+            idx.append(i)
+    return np.stack(xs), np.array(codes), np.array(idx)
+
+
+def reference_input(n, size):
+    """A deterministic input both sides can rebuild: pixel value
+    ((7*c + 31*y + 17*x + 101*i) mod 256) / 255, normalised by MEAN/STD.
+    pkg/onnxrt's tests regenerate it from this formula."""
+    i, c, yy, xx = np.meshgrid(np.arange(n), np.arange(3), np.arange(size), np.arange(size), indexing="ij")
+    v = ((7 * c + 31 * yy + 17 * xx + 101 * i) % 256).astype(np.float32) / 255.0
+    mean = np.array(MEAN, np.float32).reshape(1, 3, 1, 1)
+    std = np.array(STD, np.float32).reshape(1, 3, 1, 1)
+    return ((v - mean) / std).astype(np.float32)
+
+
+def export(net, path, size):
+    net.eval()
+    dummy = torch.zeros(1, 3, size, size)
+    torch.onnx.export(net, dummy, path, opset_version=13, input_names=["image"],
+                      output_names=["type_logits", "orient_logits"],
+                      dynamic_axes={"image": {0: "batch"}, "type_logits": {0: "batch"}, "orient_logits": {0: "batch"}},
+                      do_constant_folding=True)
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def write_manifest(out_dir, entry):
+    """Replaces the entry with the same name in manifest.json, keeping the
+    other models' entries (the cropper's, for one)."""
+    path = os.path.join(out_dir, "manifest.json")
+    man = {"version": 1, "models": []}
+    if os.path.exists(path):
+        with open(path) as f:
+            man = json.load(f)
+    man["models"] = [m for m in man.get("models", []) if m.get("name") != entry["name"]] + [entry]
+    man["models"].sort(key=lambda m: m["name"])
+    with open(path + ".tmp", "w") as f:
+        json.dump(man, f, indent=1)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+
+
+def b64(a):
+    return base64.b64encode(np.ascontiguousarray(a, dtype="<f4").tobytes()).decode()
+
+
+def main():
+    args = parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed)
+    log = lambda s: print(f"[docnet {time.strftime('%H:%M:%S')}] {s}", flush=True)  # noqa: E731
+    classes = read_classes()
+    log(f"{len(classes)} classes")
+    t_start = time.time()
+
+    xs, ys = [], []
+    for d in args.train:
+        x, y, _ = data.load_cached(d, classes, args.size, upright=True, workers=args.threads)
+        xs.append(x)
+        ys.append(y)
+    x_tr, y_tr = np.concatenate(xs), np.concatenate(ys)
+    x_va, y_va, r_va = data.load_cached(args.val, classes, args.size, upright=False, workers=args.threads)
+    x_te, y_te, r_te = data.load_cached(args.test, classes, args.size, upright=False, workers=args.threads)
+    counts = np.bincount(y_tr, minlength=len(classes))
+    log(f"train {len(x_tr)} crops (fewest per class {counts.min()} {classes[counts.argmin()]}), "
+        f"val {len(x_va)}, test {len(x_te)}; loaded in {time.time() - t_start:.0f}s")
+
+    widths = tuple(int(w) for w in args.widths.split(","))
+    net = DocNet(len(classes), args.size, widths=widths, extra=args.extra).to(memory_format=torch.channels_last)
+    params = sum(p.numel() for p in net.parameters())
+    log(f"docnet {widths} extra={args.extra}: {params} parameters, input {args.size}x{args.size}")
+    t_train = time.time()
+    epochs_done, steps = train(net, x_tr, y_tr, classes, args, log)
+    train_s = time.time() - t_train
+
+    # Calibration on the validation split (crops as they lie).
+    special = np.array([classes[i] in ev.SPECIAL for i in y_va])
+    lt, lo = predict(net, x_va)
+    temp_t = ev.fit_temperature(lt, y_va)
+    temp_o = ev.fit_temperature(lo[~special], r_va[~special])
+    log(f"temperatures: type {temp_t:.3f}, orientation {temp_o:.3f}")
+    val_t = ev.type_metrics(ev.softmax(lt, temp_t), y_va, classes, OTHER_THRESHOLD)
+
+    # Metrics on the test split: as laid by the factory and all eight ways.
+    special = np.array([classes[i] in ev.SPECIAL for i in y_te])
+    lt, lo = predict(net, x_te)
+    test_t = ev.type_metrics(ev.softmax(lt, temp_t), y_te, classes, OTHER_THRESHOLD)
+    test_o = ev.orient_metrics(ev.softmax(lo[~special], temp_o), r_te[~special])
+    x8, c8, i8 = eight_ways(x_te[~special], r_te[~special])
+    lt8, lo8 = predict(net, x8)
+    test_o8 = ev.orient_metrics(ev.softmax(lo8, temp_o), c8)
+    test_t8 = ev.type_metrics(ev.softmax(lt8, temp_t), y_te[~special][i8], classes, OTHER_THRESHOLD)
+    for k, v in [("val type", val_t), ("test type", test_t), ("test orient", test_o),
+                 ("test orient 8-way", test_o8), ("test type 8-way", test_t8)]:
+        log(f"{k}: {json.dumps(v)}")
+
+    os.makedirs(args.out, exist_ok=True)
+    onnx_path = os.path.join(args.out, f"{args.name}.onnx")
+    export(net, onnx_path, args.size)
+    ref_in = reference_input(2, args.size)
+    with torch.no_grad():
+        rt, ro = net(torch.from_numpy(ref_in))
+    ref = {"model": f"{args.name}.onnx", "input": "formula", "batch": 2, "size": args.size,
+           "type_logits": b64(rt.numpy()), "orient_logits": b64(ro.numpy())}
+    with open(os.path.join(args.out, f"{args.name}.reference.json"), "w") as f:
+        json.dump(ref, f, indent=1)
+        f.write("\n")
+
+    summary = lambda m: {k: (round(v, 5) if isinstance(v, float) else v)  # noqa: E731
+                         for k, v in m.items() if k not in ("worst_recall", "top_confusions", "per_code")}
+    entry = {
+        "name": args.name,
+        "file": f"{args.name}.onnx",
+        "sha256": sha256(onnx_path),
+        "bytes": os.path.getsize(onnx_path),
+        "input": {"name": "image", "layout": "NCHW", "color": "RGB", "height": args.size, "width": args.size,
+                  "resize": "squash: stretched to height x width ignoring aspect, antialiased bilinear",
+                  "scale": 1 / 255, "mean": list(MEAN), "std": list(STD)},
+        "heads": [
+            {"output": "type_logits", "classes": classes, "temperature": round(temp_t, 5)},
+            {"output": "orient_logits", "classes": [str(i) for i in range(8)], "temperature": round(temp_o, 5)},
+        ],
+        "other_threshold": OTHER_THRESHOLD,
+        "training": {
+            "seed": args.seed, "script": "scripts/train_docnet.py", "epochs": epochs_done, "steps": steps,
+            "batch": args.batch, "lr": args.lr, "threads": args.threads, "train_crops": int(len(x_tr)),
+            "val_crops": int(len(x_va)), "test_crops": int(len(x_te)), "parameters": int(params),
+            "widths": list(widths), "extra": args.extra, "train_seconds": round(train_s),
+            "torch": torch.__version__, "data": args.data_note,
+        },
+        "metrics": {
+            "split": "test (synthetic, held out; crops as laid by the factory)",
+            "type": summary(test_t), "orientation": summary(test_o),
+            "orientation_8way": summary(test_o8), "type_8way": summary(test_t8),
+            "val_type": summary(val_t),
+        },
+        "made": "scripts/models.sh: synthetic crops from tools/synth, trained by scripts/train_docnet.py "
+                "(PyTorch, CPU), temperature-scaled on the val split, exported with torch.onnx opset 13",
+    }
+    write_manifest(args.out, entry)
+    log(f"wrote {onnx_path} ({entry['bytes']} bytes) and manifest; total {(time.time() - t_start) / 60:.1f} min")
+
+
+if __name__ == "__main__":
+    main()
