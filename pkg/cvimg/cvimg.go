@@ -134,9 +134,9 @@ func wrap(pix []byte, w, h, stride, ch int) (gocv.Mat, error) {
 		return gocv.NewMat(), fmt.Errorf("cvimg: wrap pixels: %w", err)
 	}
 	defer full.Close()
-	roi := full.Region(image.Rect(0, 0, w, h))
-	defer roi.Close()
-	return roi.Clone(), nil
+	// The region shares full's (Go-owned) pixels and stays valid after
+	// full is closed, as long as pix is alive.
+	return full.Region(image.Rect(0, 0, w, h)), nil
 }
 
 // padTo returns b extended to n bytes, sharing memory when capacity allows.
