@@ -14,7 +14,7 @@ STATICCHECK := $(CACHE)/bin/staticcheck
 PKGS := ./pkg/... ./services/... ./tools/...
 ROLES := gateway cropper classifier orienter license janitor allinone
 TEST_TIMEOUT ?= 25m
-FUZZTIME ?= 10s
+FUZZEXECS ?= 2000
 
 .PHONY: run test deps build lint fuzz fuzz-long models synth synth-gallery eval bench topology-test clean help
 
@@ -58,10 +58,10 @@ lint: $(STATICCHECK)
 	$(STATICCHECK) $(PKGS)
 
 fuzz:
-	scripts/fuzz.sh $(FUZZTIME)
+	scripts/fuzz.sh $(FUZZEXECS)
 
 fuzz-long:
-	scripts/fuzz.sh 5m
+	scripts/fuzz.sh 100000
 
 models: deps
 	scripts/models.sh

@@ -1,0 +1,159 @@
+// Package decode turns an uploaded file into a sequence of page images.
+//
+// The format is told from the bytes (Sniff), never from a file name.
+// Single images (JPEG, PNG, GIF, TIFF, BMP, HEIC, HEIF) are one page; PDF
+// and DJVU files are many. Documents are opened cheaply (page count and
+// page sizes only) and each page is decoded when asked for, so a 100-page
+// PDF never holds 100 decoded pages. Every page's pixel count is checked
+// against Options.MaxPixels before anything of that size is allocated, and
+// PDF and DJVU pages are rendered by poppler and djvulibre in child
+// processes bounded in time and memory, so a malicious file can neither
+// exhaust this process's memory nor crash it.
+package decode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+)
+
+// Format is a supported input format.
+type Format string
+
+// The supported formats.
+const (
+	JPEG Format = "jpeg"
+	PNG  Format = "png"
+	GIF  Format = "gif"
+	TIFF Format = "tiff"
+	BMP  Format = "bmp"
+	HEIC Format = "heic"
+	HEIF Format = "heif"
+	PDF  Format = "pdf"
+	DJVU Format = "djvu"
+)
+
+// Formats lists every supported format in the order the docs name them.
+var Formats = []Format{JPEG, PNG, TIFF, BMP, GIF, HEIC, HEIF, PDF, DJVU}
+
+// MultiPage reports whether files of the format may hold several pages.
+func (f Format) MultiPage() bool { return f == PDF || f == DJVU }
+
+var (
+	// ErrUnsupported means the bytes are none of the supported formats.
+	ErrUnsupported = errors.New("decode: unsupported format")
+	// ErrCorrupt means the bytes start like a supported format but cannot
+	// be decoded.
+	ErrCorrupt = errors.New("decode: corrupt file")
+)
+
+// LimitError reports a file over one of the configured limits.
+type LimitError struct {
+	// Limit is "pages" or "pixels".
+	Limit string
+	// Value is what the file has, Max the configured limit.
+	Value, Max int64
+	// Page is the 0-based page over the pixel limit.
+	Page int
+}
+
+func (e *LimitError) Error() string {
+	if e.Limit == "pages" {
+		return fmt.Sprintf("decode: file has %d pages, limit %d", e.Value, e.Max)
+	}
+	return fmt.Sprintf("decode: page %d has %d pixels, limit %d", e.Page+1, e.Value, e.Max)
+}
+
+// corrupt wraps a decoder failure as ErrCorrupt, keeping its text.
+func corrupt(format Format, err error) error {
+	return fmt.Errorf("%w: %s: %v", ErrCorrupt, format, err)
+}
+
+// Options are the decoding parameters of one request and the limits of
+// the deployment.
+type Options struct {
+	// DPI is the rasterisation resolution of PDF and DJVU pages (default 300).
+	DPI int
+	// Quality is the JPEG quality of rasterised PDF pages (default 75).
+	Quality int
+	// PDFRawImages lets a scanned PDF page's embedded image be used as it
+	// is; false rasterises every page.
+	PDFRawImages bool
+	// AutoPDFRawImages (with PDFRawImages) still rasterises pages that carry
+	// a text layer.
+	AutoPDFRawImages bool
+	// MaxPages and MaxPixels are the limits (defaults 100 and 100 MP).
+	MaxPages  int
+	MaxPixels int64
+	// TempDir holds the temporary copies PDF and DJVU tools read (default:
+	// the system temporary directory).
+	TempDir string
+}
+
+func (o Options) withDefaults() Options {
+	if o.DPI <= 0 {
+		o.DPI = 300
+	}
+	if o.Quality < 0 || o.Quality > 100 {
+		o.Quality = 75
+	}
+	if o.MaxPages <= 0 {
+		o.MaxPages = 100
+	}
+	if o.MaxPixels <= 0 {
+		o.MaxPixels = 100_000_000
+	}
+	return o
+}
+
+// checkPixels refuses a page of w×h pixels over the limit.
+func (o Options) checkPixels(page int, w, h int64) error {
+	if w <= 0 || h <= 0 {
+		return fmt.Errorf("%w: page %d has size %dx%d", ErrCorrupt, page+1, w, h)
+	}
+	if w > o.MaxPixels || h > o.MaxPixels || w*h > o.MaxPixels {
+		return &LimitError{Limit: "pixels", Value: w * h, Max: o.MaxPixels, Page: page}
+	}
+	return nil
+}
+
+// Document is an opened file. Its methods are safe for concurrent use.
+type Document interface {
+	// Format is the sniffed format.
+	Format() Format
+	// Pages is the number of pages (1 for single images).
+	Pages() int
+	// Page decodes page i (0-based) as a viewer shows it: EXIF orientation
+	// applied, PDF/DJVU page rotation applied.
+	Page(ctx context.Context, i int) (image.Image, error)
+	// Close releases temporary files.
+	Close() error
+}
+
+// Open sniffs the format, checks the page limit and prepares lazy page
+// decoding. Single images have their size checked here too, so an
+// oversized image fails before any decoding.
+func Open(ctx context.Context, data []byte, opts Options) (Document, error) {
+	opts = opts.withDefaults()
+	f, err := Sniff(data)
+	if err != nil {
+		return nil, err
+	}
+	switch f {
+	case PDF:
+		return openPDF(ctx, data, opts)
+	case DJVU:
+		return openDJVU(ctx, data, opts)
+	default:
+		return openImage(data, f, opts)
+	}
+}
+
+// checkPage validates a page index.
+func checkPage(i, n int) error {
+	if i < 0 || i >= n {
+		return fmt.Errorf("decode: page %d of a %d-page file", i+1, n)
+	}
+	return nil
+}

@@ -1,0 +1,158 @@
+package decode
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"image"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+	"sync"
+
+	"golang.org/x/image/bmp"
+	"golang.org/x/image/tiff"
+	"gocv.io/x/gocv"
+
+	"docsuite/pkg/cvimg"
+)
+
+// imageDoc is a single-image file: one page, decoded on request.
+type imageDoc struct {
+	data   []byte
+	format Format
+	opts   Options
+	// cfg is the header's size as stored (before EXIF orientation).
+	w, h int
+	// orientation is the EXIF orientation (1..8) of JPEG and TIFF files.
+	orientation int
+
+	once sync.Once
+	img  image.Image
+	err  error
+}
+
+func openImage(data []byte, f Format, opts Options) (*imageDoc, error) {
+	d := &imageDoc{data: data, format: f, opts: opts, orientation: 1}
+	var err error
+	switch f {
+	case HEIC, HEIF:
+		d.w, d.h, err = heifSize(data)
+	case BMP:
+		d.w, d.h, err = bmpSize(data)
+	default:
+		var cfg image.Config
+		cfg, err = configOf(data, f)
+		d.w, d.h = cfg.Width, cfg.Height
+	}
+	if err != nil {
+		return nil, corrupt(f, err)
+	}
+	if err := opts.checkPixels(0, int64(d.w), int64(d.h)); err != nil {
+		return nil, err
+	}
+	if f == JPEG || f == TIFF {
+		d.orientation = exifOrientation(data, f)
+	}
+	return d, nil
+}
+
+func configOf(data []byte, f Format) (image.Config, error) {
+	r := bytes.NewReader(data)
+	switch f {
+	case JPEG:
+		return jpeg.DecodeConfig(r)
+	case PNG:
+		return png.DecodeConfig(r)
+	case GIF:
+		return gif.DecodeConfig(r)
+	case TIFF:
+		return tiff.DecodeConfig(r)
+	}
+	return image.Config{}, fmt.Errorf("no header reader for %s", f)
+}
+
+func (d *imageDoc) Format() Format { return d.format }
+func (d *imageDoc) Pages() int     { return 1 }
+func (d *imageDoc) Close() error   { return nil }
+
+// Page decodes the image once; later calls share the result.
+func (d *imageDoc) Page(ctx context.Context, i int) (image.Image, error) {
+	if err := checkPage(i, 1); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d.once.Do(func() {
+		img, err := d.decode()
+		if err != nil {
+			d.err = corrupt(d.format, err)
+			return
+		}
+		d.img = applyOrientation(img, d.orientation)
+	})
+	return d.img, d.err
+}
+
+func (d *imageDoc) decode() (img image.Image, err error) {
+	defer func() {
+		// The standard decoders are expected not to panic, but an upload
+		// must never take the process down.
+		if r := recover(); r != nil {
+			img, err = nil, fmt.Errorf("decoder panic: %v", r)
+		}
+	}()
+	r := bytes.NewReader(d.data)
+	switch d.format {
+	case JPEG:
+		return jpeg.Decode(r)
+	case PNG:
+		return png.Decode(r)
+	case GIF:
+		return gif.Decode(r) // the first frame
+	case TIFF:
+		return tiff.Decode(r) // the first page
+	case BMP:
+		img, err := bmp.Decode(r)
+		if err == nil {
+			return img, nil
+		}
+		// x/image/bmp rejects RLE-compressed and some palette BMPs;
+		// OpenCV reads them. The header size was checked already.
+		return decodeOpenCV(d.data)
+	case HEIC, HEIF:
+		return decodeHEIF(d.data)
+	}
+	return nil, fmt.Errorf("no decoder for %s", d.format)
+}
+
+// decodeOpenCV decodes with OpenCV's imdecode.
+func decodeOpenCV(data []byte) (image.Image, error) {
+	m, err := gocv.IMDecode(data, gocv.IMReadColor)
+	if err != nil {
+		return nil, fmt.Errorf("opencv: %w", err)
+	}
+	defer m.Close()
+	if m.Empty() {
+		return nil, fmt.Errorf("opencv cannot decode it")
+	}
+	return cvimg.ToImage(m)
+}
+
+// bmpSize reads the size from a BMP header (BITMAPCOREHEADER or later).
+func bmpSize(data []byte) (int, int, error) {
+	if len(data) < 26 {
+		return 0, 0, fmt.Errorf("short BMP header")
+	}
+	if binary.LittleEndian.Uint32(data[14:18]) == 12 {
+		return int(binary.LittleEndian.Uint16(data[18:20])), int(binary.LittleEndian.Uint16(data[20:22])), nil
+	}
+	w := int64(int32(binary.LittleEndian.Uint32(data[18:22])))
+	h := int64(int32(binary.LittleEndian.Uint32(data[22:26])))
+	if h < 0 {
+		h = -h // top-down bitmap
+	}
+	return int(w), int(h), nil
+}

@@ -1,0 +1,252 @@
+package decode
+
+import (
+	"bytes"
+	"compress/zlib"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"image/jpeg"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// pngBomb is a valid 1-bit PNG of w×h pixels: a few hundred KB that a
+// naive decoder would expand to gigabytes of RGBA.
+func pngBomb(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	out.WriteString("\x89PNG\r\n\x1a\n")
+	chunk := func(typ string, data []byte) {
+		_ = binary.Write(&out, binary.BigEndian, uint32(len(data)))
+		c := crc32.NewIEEE()
+		c.Write([]byte(typ))
+		c.Write(data)
+		out.WriteString(typ)
+		out.Write(data)
+		_ = binary.Write(&out, binary.BigEndian, c.Sum32())
+	}
+	ihdr := make([]byte, 13)
+	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
+	ihdr[8], ihdr[9] = 1, 0 // 1-bit greyscale
+	chunk("IHDR", ihdr)
+	var z bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&z, zlib.BestSpeed)
+	row := make([]byte, 1+(w+7)/8)
+	for y := 0; y < min(h, 2000); y++ { // enough to look real; the rest is missing
+		_, _ = zw.Write(row)
+	}
+	_ = zw.Close()
+	chunk("IDAT", z.Bytes())
+	chunk("IEND", nil)
+	return out.Bytes()
+}
+
+// hugePagePDF is a hand-written one-page PDF whose page is side×side
+// points: 200 inches square is 60000×60000 pixels at 300 dpi.
+func hugePagePDF(side int) []byte {
+	var b bytes.Buffer
+	offs := []int{}
+	obj := func(s string) {
+		offs = append(offs, b.Len())
+		b.WriteString(s)
+	}
+	b.WriteString("%PDF-1.4\n")
+	obj("1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n")
+	obj("2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n")
+	obj(fmt.Sprintf("3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] >> endobj\n", side, side))
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offs)+1)
+	for _, o := range offs {
+		fmt.Fprintf(&b, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&b, "trailer << /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offs)+1, xref)
+	return b.Bytes()
+}
+
+// djvuHugeInfo rewrites the INFO chunk of a DJVU page to claim w×h pixels.
+func djvuHugeInfo(t *testing.T, data []byte, w, h uint16) []byte {
+	t.Helper()
+	i := bytes.Index(data, []byte("INFO"))
+	if i < 0 {
+		t.Fatal("no INFO chunk")
+	}
+	out := bytes.Clone(data)
+	binary.BigEndian.PutUint16(out[i+8:], w)
+	binary.BigEndian.PutUint16(out[i+10:], h)
+	return out
+}
+
+func TestLimits(t *testing.T) {
+	_, files := fixtures(t)
+	read := func(n string) []byte {
+		b, err := os.ReadFile(files[n])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	tests := []struct {
+		name  string
+		data  []byte
+		opts  Options
+		limit string
+	}{
+		{"png bomb 30000x30000", pngBomb(t, 30000, 30000), Options{}, "pixels"},
+		{"image over a lowered limit", read("page.jpg"), Options{MaxPixels: 240*320 - 1}, "pixels"},
+		{"pdf page of 200 inches", hugePagePDF(14400), Options{}, "pixels"},
+		{"three pages over a limit of two", read("three.pdf"), Options{MaxPages: 2}, "pages"},
+		{"djvu pages over a limit of one", read("two.djvu"), Options{MaxPages: 1}, "pages"},
+		{"djvu page claiming 65000x65000", djvuHugeInfo(t, read("p1.djvu"), 65000, 65000), Options{DPI: 100}, "pixels"},
+	}
+	ctx := context.Background()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var before runtime.MemStats
+			runtime.ReadMemStats(&before)
+			doc, err := Open(ctx, tc.data, tc.opts)
+			if err == nil {
+				_, err = doc.Page(ctx, 0)
+				_ = doc.Close()
+			}
+			var le *LimitError
+			if !errors.As(err, &le) || le.Limit != tc.limit {
+				t.Fatalf("got %v, want a %s limit error", err, tc.limit)
+			}
+			var after runtime.MemStats
+			runtime.ReadMemStats(&after)
+			if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+				t.Errorf("allocated %d MB before refusing", grew>>20)
+			}
+		})
+	}
+}
+
+func TestBadInputs(t *testing.T) {
+	_, files := fixtures(t)
+	jpg, err := os.ReadFile(files["page.jpg"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdf, err := os.ReadFile(files["page.pdf"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rnd := make([]byte, 50000)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range rnd {
+		rnd[i] = byte(r.IntN(256))
+	}
+	garbage := func(head string) []byte { return append([]byte(head), rnd...) }
+	tests := []struct {
+		name string
+		data []byte
+		want error
+	}{
+		{"random bytes", rnd, ErrUnsupported},
+		{"empty", nil, ErrUnsupported},
+		{"truncated jpeg", jpg[:len(jpg)/2], ErrCorrupt},
+		{"jpeg header then garbage", append(bytes.Clone(jpg[:20]), rnd...), ErrCorrupt},
+		{"png signature then garbage", garbage("\x89PNG\r\n\x1a\n"), ErrCorrupt},
+		{"gif header then garbage", garbage("GIF89a\x10\x00\x10\x00"), ErrCorrupt},
+		{"tiff header then garbage", garbage("II*\x00"), ErrCorrupt},
+		{"bmp header then garbage", append([]byte("BM\x00\x00\x00\x00\x00\x00\x00\x00\x36\x00\x00\x00\x28\x00\x00\x00\x10\x00\x00\x00\x10\x00\x00\x00"), rnd...), ErrCorrupt},
+		{"heic box then garbage", garbage("\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic"), ErrCorrupt},
+		{"pdf header then garbage", garbage("%PDF-1.7\n"), ErrCorrupt},
+		{"truncated pdf", pdf[:len(pdf)/3], ErrCorrupt},
+		{"djvu header then garbage", garbage("AT&TFORM\x00\x01\x00\x00DJVM"), ErrCorrupt},
+	}
+	ctx := context.Background()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := Open(ctx, tc.data, Options{})
+			if err == nil {
+				_, err = doc.Page(ctx, 0)
+				_ = doc.Close()
+			}
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("got %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestTempFilesRemoved checks PDF and DJVU copies do not outlive Close.
+func TestTempFilesRemoved(t *testing.T) {
+	_, files := fixtures(t)
+	tmp := t.TempDir()
+	for _, n := range []string{"three.pdf", "two.djvu"} {
+		data, _ := os.ReadFile(files[n])
+		doc, err := Open(context.Background(), data, Options{TempDir: tmp, PDFRawImages: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := doc.Page(context.Background(), 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := doc.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	left, _ := filepath.Glob(filepath.Join(tmp, "*"))
+	if len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
+func TestEXIFOrientation(t *testing.T) {
+	need(t, "exiftool")
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, testPage(60, 40), &jpeg.Options{Quality: 95}); err != nil {
+		t.Fatal(err)
+	}
+	// Where the stored top-left red block appears once the viewer's turn
+	// is applied, and whether width and height swap.
+	tests := []struct {
+		o            int
+		right, lower bool
+		swap         bool
+	}{
+		{1, false, false, false}, {2, true, false, false}, {3, true, true, false}, {4, false, true, false},
+		{5, false, false, true}, {6, true, false, true}, {7, true, true, true}, {8, false, true, true},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprint(tc.o), func(t *testing.T) {
+			p := filepath.Join(dir, fmt.Sprintf("o%d.jpg", tc.o))
+			if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			run(t, dir, "exiftool", "-q", "-overwrite_original", fmt.Sprintf("-Orientation#=%d", tc.o), p)
+			data, _ := os.ReadFile(p)
+			doc, err := Open(context.Background(), data, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := doc.Page(context.Background(), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := img.Bounds()
+			if (b.Dx() == 40) != tc.swap {
+				t.Fatalf("size %v, swap %v", b.Size(), tc.swap)
+			}
+			x, y := b.Dx()/12, b.Dy()/12
+			if tc.right {
+				x = b.Dx() - 1 - x
+			}
+			if tc.lower {
+				y = b.Dy() - 1 - y
+			}
+			if r, g, _, _ := img.At(x, y).RGBA(); r>>8 < 150 || g>>8 > 90 {
+				t.Errorf("no red block at (%d,%d)", x, y)
+			}
+		})
+	}
+}

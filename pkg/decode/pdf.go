@@ -1,0 +1,276 @@
+package decode
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// pdfPage is what pdfinfo tells of one page.
+type pdfPage struct {
+	w, h float64 // points
+	rot  int
+}
+
+// pdfImage is one row of `pdfimages -list`.
+type pdfImage struct {
+	kind       string // image, mask, smask, stencil
+	w, h       int
+	xppi, yppi float64
+	enc        string
+}
+
+// pdfDoc is an opened PDF: page sizes are known, pages are rendered or
+// extracted on request by poppler in child processes.
+type pdfDoc struct {
+	path  string
+	opts  Options
+	pages []pdfPage
+
+	imagesOnce sync.Once
+	images     map[int][]pdfImage // 1-based page
+	imagesErr  error
+	textOnce   sync.Once
+	text       []bool // page has a text layer
+	textErr    error
+}
+
+func openPDF(ctx context.Context, data []byte, opts Options) (*pdfDoc, error) {
+	path, err := tempCopy(opts.TempDir, "docsuite-*.pdf", data)
+	if err != nil {
+		return nil, err
+	}
+	d := &pdfDoc{path: path, opts: opts}
+	if err := d.readInfo(ctx); err != nil {
+		_ = d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// readInfo reads the page count, refusing files over the page limit before
+// asking for each page's size.
+func (d *pdfDoc) readInfo(ctx context.Context) error {
+	out, err := runTool(ctx, 1<<30, 1<<20, "pdfinfo", d.path)
+	if err != nil {
+		return corrupt(PDF, err)
+	}
+	n := -1
+	for _, line := range strings.Split(string(out), "\n") {
+		if v, ok := strings.CutPrefix(line, "Pages:"); ok {
+			n, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	if n <= 0 {
+		return fmt.Errorf("%w: pdf: no pages", ErrCorrupt)
+	}
+	if n > d.opts.MaxPages {
+		return &LimitError{Limit: "pages", Value: int64(n), Max: int64(d.opts.MaxPages)}
+	}
+	out, err = runTool(ctx, 1<<30, 1<<20, "pdfinfo", "-f", "1", "-l", strconv.Itoa(n), d.path)
+	if err != nil {
+		return corrupt(PDF, err)
+	}
+	d.pages = make([]pdfPage, n)
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		// "Page    1 size:  593.814 x 838.763 pts" and "Page    1 rot:   0"
+		if len(f) < 4 || f[0] != "Page" {
+			continue
+		}
+		i, err := strconv.Atoi(f[1])
+		if err != nil || i < 1 || i > n {
+			continue
+		}
+		switch {
+		case f[2] == "size:" && len(f) >= 6:
+			d.pages[i-1].w, _ = strconv.ParseFloat(f[3], 64)
+			d.pages[i-1].h, _ = strconv.ParseFloat(f[5], 64)
+		case f[2] == "rot:":
+			d.pages[i-1].rot, _ = strconv.Atoi(f[3])
+		}
+	}
+	return nil
+}
+
+func (d *pdfDoc) Format() Format { return PDF }
+func (d *pdfDoc) Pages() int     { return len(d.pages) }
+
+// Close removes the temporary copy.
+func (d *pdfDoc) Close() error {
+	if err := os.Remove(d.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("decode: remove temporary PDF: %w", err)
+	}
+	return nil
+}
+
+// Page returns page i: the scanned image itself when the options allow it
+// and the page is one, otherwise the page rasterised at DPI as JPEG of the
+// requested quality.
+func (d *pdfDoc) Page(ctx context.Context, i int) (image.Image, error) {
+	if err := checkPage(i, len(d.pages)); err != nil {
+		return nil, err
+	}
+	if d.opts.PDFRawImages {
+		if im, ok := d.scannedImage(ctx, i); ok {
+			img, err := d.extract(ctx, i, im)
+			if err == nil {
+				return img, nil
+			}
+			var le *LimitError
+			if errors.As(err, &le) || ctx.Err() != nil {
+				return nil, err
+			}
+			// An image poppler cannot write out is rasterised instead.
+		}
+	}
+	return d.rasterise(ctx, i)
+}
+
+// scannedImage reports the page's image when the page is a scan: exactly
+// one opaque image covering at least 85% of an unrotated page, and (with
+// AutoPDFRawImages) no text layer.
+func (d *pdfDoc) scannedImage(ctx context.Context, i int) (pdfImage, bool) {
+	p := d.pages[i]
+	if p.rot%360 != 0 || p.w <= 0 || p.h <= 0 {
+		return pdfImage{}, false
+	}
+	d.imagesOnce.Do(func() { d.images, d.imagesErr = d.listImages(ctx) })
+	if d.imagesErr != nil {
+		return pdfImage{}, false
+	}
+	ims := d.images[i+1]
+	if len(ims) != 1 || ims[0].kind != "image" || ims[0].xppi <= 0 || ims[0].yppi <= 0 {
+		return pdfImage{}, false
+	}
+	im := ims[0]
+	cw := float64(im.w) / im.xppi * 72 / p.w
+	ch := float64(im.h) / im.yppi * 72 / p.h
+	if cw < 0.85 || ch < 0.85 || cw > 1.15 || ch > 1.15 {
+		return pdfImage{}, false
+	}
+	if d.opts.AutoPDFRawImages {
+		d.textOnce.Do(func() { d.text, d.textErr = d.textLayers(ctx) })
+		if d.textErr != nil || (i < len(d.text) && d.text[i]) {
+			return pdfImage{}, false
+		}
+	}
+	return im, true
+}
+
+// listImages runs `pdfimages -list` over the whole file once.
+func (d *pdfDoc) listImages(ctx context.Context) (map[int][]pdfImage, error) {
+	out, err := runTool(ctx, 1<<30, 16<<20, "pdfimages", "-list", d.path)
+	if err != nil {
+		return nil, err
+	}
+	res := map[int][]pdfImage{}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		// page num type width height color comp bpc enc interp object ID x-ppi y-ppi size ratio
+		if len(f) < 14 {
+			continue
+		}
+		page, err := strconv.Atoi(f[0])
+		if err != nil {
+			continue
+		}
+		w, _ := strconv.Atoi(f[3])
+		h, _ := strconv.Atoi(f[4])
+		xppi, _ := strconv.ParseFloat(f[12], 64)
+		yppi, _ := strconv.ParseFloat(f[13], 64)
+		res[page] = append(res[page], pdfImage{kind: f[2], w: w, h: h, xppi: xppi, yppi: yppi, enc: f[8]})
+	}
+	return res, nil
+}
+
+// textLayers tells, per page, whether pdftotext finds any text.
+func (d *pdfDoc) textLayers(ctx context.Context) ([]bool, error) {
+	out, err := runTool(ctx, 1<<30, 64<<20, "pdftotext", "-q", "-f", "1", "-l", strconv.Itoa(len(d.pages)), d.path, "-")
+	if err != nil {
+		return nil, err
+	}
+	pages := bytes.Split(out, []byte{'\f'})
+	res := make([]bool, len(d.pages))
+	for i := range res {
+		if i < len(pages) {
+			res[i] = len(bytes.TrimSpace(pages[i])) > 0
+		}
+	}
+	return res, nil
+}
+
+// extract writes the page's image out as it is stored (JPEG streams
+// untouched, anything else as PNG) and decodes it.
+func (d *pdfDoc) extract(ctx context.Context, i int, im pdfImage) (image.Image, error) {
+	if err := d.opts.checkPixels(i, int64(im.w), int64(im.h)); err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(d.opts.TempDir, "docsuite-pdfimg-*")
+	if err != nil {
+		return nil, fmt.Errorf("decode: temporary folder: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	pg := strconv.Itoa(i + 1)
+	px := int64(im.w) * int64(im.h)
+	if _, err := runTool(ctx, memoryFor(px), 1<<20, "pdfimages", "-f", pg, "-l", pg, "-j", "-png", d.path, filepath.Join(dir, "img")); err != nil {
+		return nil, corrupt(PDF, err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "img-*"))
+	if len(files) != 1 {
+		return nil, fmt.Errorf("%w: pdf: page %d: %d images written", ErrCorrupt, i+1, len(files))
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		return nil, fmt.Errorf("decode: read extracted image: %w", err)
+	}
+	f, err := Sniff(data)
+	if err != nil || (f != JPEG && f != PNG) {
+		return nil, fmt.Errorf("%w: pdf: page %d: unexpected extracted image", ErrCorrupt, i+1)
+	}
+	doc, err := openImage(data, f, d.opts)
+	if err != nil {
+		return nil, err
+	}
+	doc.orientation = 1 // PDF viewers ignore EXIF inside embedded images
+	return doc.Page(ctx, 0)
+}
+
+// rasterise renders the page at DPI through JPEG of the requested quality.
+func (d *pdfDoc) rasterise(ctx context.Context, i int) (image.Image, error) {
+	p := d.pages[i]
+	scale := float64(d.opts.DPI) / 72
+	w, h := int64(p.w*scale+0.5), int64(p.h*scale+0.5)
+	if err := d.opts.checkPixels(i, max(w, 1), max(h, 1)); err != nil {
+		return nil, err
+	}
+	pg := strconv.Itoa(i + 1)
+	q := max(d.opts.Quality, 1)
+	out, err := runTool(ctx, memoryFor(w*h), w*h*3+(1<<20), "pdftoppm", "-r", strconv.Itoa(d.opts.DPI), "-f", pg, "-l", pg,
+		"-jpeg", "-jpegopt", "quality="+strconv.Itoa(q), "-singlefile", d.path)
+	if err != nil {
+		return nil, corrupt(PDF, err)
+	}
+	cfg, err := jpeg.DecodeConfig(bytes.NewReader(out))
+	if err != nil {
+		return nil, corrupt(PDF, err)
+	}
+	if err := d.opts.checkPixels(i, int64(cfg.Width), int64(cfg.Height)); err != nil {
+		return nil, err
+	}
+	img, err := jpeg.Decode(bytes.NewReader(out))
+	if err != nil {
+		return nil, corrupt(PDF, err)
+	}
+	return img, nil
+}
