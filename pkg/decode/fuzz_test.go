@@ -8,6 +8,8 @@ import (
 	"image/jpeg"
 	"image/png"
 	"testing"
+
+	"docsuite/pkg/testutil"
 	"time"
 
 	"golang.org/x/image/bmp"
@@ -16,7 +18,7 @@ import (
 
 // seedImages are small files of every single-image format, made here.
 func seedImages(f *testing.F) {
-	img := testPage(24, 16)
+	img := testutil.TestPage(24, 16)
 	encoders := []func(*bytes.Buffer) error{
 		func(b *bytes.Buffer) error { return jpeg.Encode(b, img, nil) },
 		func(b *bytes.Buffer) error { return png.Encode(b, img) },

@@ -29,13 +29,3 @@ func expectedPages(t *testing.T, path, ext string) int {
 	t.Fatalf("no page count for %s: %v", path, err)
 	return 0
 }
-
-// need skips the test when a command-line tool is missing.
-func need(t *testing.T, tools ...string) {
-	t.Helper()
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed (scripts/install-deps.sh installs it)", tool)
-		}
-	}
-}

@@ -11,9 +11,9 @@ import (
 	"image/png"
 	"sync"
 
+	"gocv.io/x/gocv"
 	"golang.org/x/image/bmp"
 	"golang.org/x/image/tiff"
-	"gocv.io/x/gocv"
 
 	"docsuite/pkg/cvimg"
 )

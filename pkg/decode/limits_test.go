@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"docsuite/pkg/testutil"
 )
 
 // pngBomb is a valid 1-bit PNG of w×h pixels: a few hundred KB that a
@@ -84,7 +86,7 @@ func djvuHugeInfo(t *testing.T, data []byte, w, h uint16) []byte {
 }
 
 func TestLimits(t *testing.T) {
-	_, files := fixtures(t)
+	files := testutil.FormatFiles(t)
 	read := func(n string) []byte {
 		b, err := os.ReadFile(files[n])
 		if err != nil {
@@ -129,7 +131,7 @@ func TestLimits(t *testing.T) {
 }
 
 func TestBadInputs(t *testing.T) {
-	_, files := fixtures(t)
+	files := testutil.FormatFiles(t)
 	jpg, err := os.ReadFile(files["page.jpg"])
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +181,7 @@ func TestBadInputs(t *testing.T) {
 
 // TestTempFilesRemoved checks PDF and DJVU copies do not outlive Close.
 func TestTempFilesRemoved(t *testing.T) {
-	_, files := fixtures(t)
+	files := testutil.FormatFiles(t)
 	tmp := t.TempDir()
 	for _, n := range []string{"three.pdf", "two.djvu"} {
 		data, _ := os.ReadFile(files[n])
@@ -201,10 +203,10 @@ func TestTempFilesRemoved(t *testing.T) {
 }
 
 func TestEXIFOrientation(t *testing.T) {
-	need(t, "exiftool")
+	testutil.Need(t, "exiftool")
 	dir := t.TempDir()
 	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, testPage(60, 40), &jpeg.Options{Quality: 95}); err != nil {
+	if err := jpeg.Encode(&buf, testutil.TestPage(60, 40), &jpeg.Options{Quality: 95}); err != nil {
 		t.Fatal(err)
 	}
 	// Where the stored top-left red block appears once the viewer's turn
@@ -223,7 +225,7 @@ func TestEXIFOrientation(t *testing.T) {
 			if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			run(t, dir, "exiftool", "-q", "-overwrite_original", fmt.Sprintf("-Orientation#=%d", tc.o), p)
+			testutil.Run(t, dir, "exiftool", "-q", "-overwrite_original", fmt.Sprintf("-Orientation#=%d", tc.o), p)
 			data, _ := os.ReadFile(p)
 			doc, err := Open(context.Background(), data, Options{})
 			if err != nil {
