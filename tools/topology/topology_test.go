@@ -152,7 +152,9 @@ func testErrors(t *testing.T, a *api) {
 		{"413 from nginx (33 MB)", func() (reply, error) { return a.postFile("/pipelines/run/classify", "image", big, nil) }, 413, errnoOf(apierr.FileTooLarge)},
 		{"413 from the gateway (30 MB + 1 KB)", func() (reply, error) { return a.postFile("/pipelines/run/classify", "image", justOver, nil) }, 413, errnoOf(apierr.FileTooLarge)},
 		{"415 under 1 KB", func() (reply, error) { return a.postFile("/pipelines/run/classify", "image", make([]byte, 200), nil) }, 415, errnoOf(apierr.FileTooSmall)},
-		{"422 no image field", func() (reply, error) { return a.postFile("/pipelines/run/classify", "file", docJPEG(t, 400, 300, 2), nil) }, 422, errnoOf(apierr.ImageMissing)},
+		{"422 no image field", func() (reply, error) {
+			return a.postFile("/pipelines/run/classify", "file", docJPEG(t, 400, 300, 2), nil)
+		}, 422, errnoOf(apierr.ImageMissing)},
 		{"422 not multipart", func() (reply, error) { return a.postRaw("/pipelines/run/classify", "text/plain", []byte("hello")) }, 422, errnoOf(apierr.NotMultipart)},
 		{"422 bad parameter", func() (reply, error) {
 			return a.postFile("/pipelines/run/classify?async=maybe", "image", docJPEG(t, 400, 300, 3), nil)
