@@ -2,9 +2,9 @@ package fakecheck
 
 import (
 	"bytes"
-	"fmt"
 	"compress/zlib"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"regexp"
 	"strings"
