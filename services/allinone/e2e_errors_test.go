@@ -29,9 +29,13 @@ func TestErrorTable(t *testing.T) {
 		{"file over 30 MB", func() (int, map[string]any) { return in.post(t, "/pipelines/run/classify", "image", big) }, 413, 10, ""},
 		{"file under 1 KB", func() (int, map[string]any) { return in.post(t, "/pipelines/run/classify", "image", []byte("tiny")) }, 415, 11, ""},
 		{"no image field", func() (int, map[string]any) { return in.post(t, "/pipelines/run/classify", "", nil) }, 422, 12, "image"},
-		{"image in another field", func() (int, map[string]any) { return in.post(t, "/pipelines/run/classify", "file", scanJPEG(t, 400, 300)) }, 422, 12, "image"},
+		{"image in another field", func() (int, map[string]any) {
+			return in.post(t, "/pipelines/run/classify", "file", scanJPEG(t, 400, 300))
+		}, 422, 12, "image"},
 		{"text instead of an image", func() (int, map[string]any) { return in.post(t, "/pipelines/run/classify", "image", text) }, 422, 14, "image"},
-		{"bad parameter", func() (int, map[string]any) { return in.post(t, "/pipelines/run/classify?dpi=0", "image", scanJPEG(t, 400, 300)) }, 422, 16, "dpi"},
+		{"bad parameter", func() (int, map[string]any) {
+			return in.post(t, "/pipelines/run/classify?dpi=0", "image", scanJPEG(t, 400, 300))
+		}, 422, 16, "dpi"},
 		{"unknown doc_type", func() (int, map[string]any) {
 			return in.post(t, "/pipelines/run/classify?doc_type=passport_main,unicorn", "image", scanJPEG(t, 400, 300))
 		}, 422, 16, "doc_type"},

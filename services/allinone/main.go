@@ -59,7 +59,7 @@ func run(ctx context.Context, cfg config.AllInOne, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	d := roles.Deps{NC: nc, Store: st, Log: log}
+	d := roles.NewDeps(nc, st, log)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return roles.Cropper(gctx, d, cfg.Common, cfg.Worker, cfg.TempDir) })
 	g.Go(func() error { return roles.Classifier(gctx, d, cfg.Common, cfg.Worker, cfg.Models) })

@@ -25,6 +25,7 @@ func main() {
 				return err
 			}
 			defer closeFn()
+			roles.ServeInternal(ctx, d, cfg.MetricsAddr)
 			return roles.Cropper(ctx, d, cfg.Common, cfg.Worker, cfg.TempDir)
 		},
 	})

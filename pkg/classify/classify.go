@@ -1,0 +1,121 @@
+// Package classify names a document crop's type with docnet's type head:
+// calibrated probabilities over the 97 identifiers, optionally restricted
+// to the request's doc_type list, and `other` when the best type is not
+// probable enough.
+package classify
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"log/slog"
+	"sort"
+
+	"docsuite/pkg/doctypes"
+	"docsuite/pkg/onnxrt"
+	"docsuite/pkg/stages"
+)
+
+// ModelName is docnet's entry in models/manifest.json.
+const ModelName = "docnet"
+
+// TypeHead is the output holding the type logits.
+const TypeHead = "type_logits"
+
+// topN is how many runners-up a reply lists.
+const topN = 5
+
+// Options locate the model and the runtime.
+type Options struct {
+	Dir      string // models directory (manifest.json)
+	Library  string // libonnxruntime.so.1
+	Threads  int
+	AllowGPU bool
+	Log      *slog.Logger
+}
+
+// Classifier is a loaded type model, safe for concurrent use.
+type Classifier struct {
+	rt      *onnxrt.Runtime
+	sess    *onnxrt.Session
+	head    onnxrt.Head
+	other   float64
+	special map[int]bool
+}
+
+// Open loads the model; any failure (library, manifest, file, checksum)
+// is returned so the role can report the model as not loaded.
+func Open(opts Options) (*Classifier, error) {
+	sess, rt, err := onnxrt.OpenModel(onnxrt.Options{Library: opts.Library, Threads: opts.Threads, AllowGPU: opts.AllowGPU, Log: opts.Log}, opts.Dir, ModelName)
+	if err != nil {
+		return nil, err
+	}
+	head, err := sess.Spec().Head(TypeHead)
+	if err != nil {
+		_ = sess.Close()
+		_ = rt.Close()
+		return nil, err
+	}
+	c := &Classifier{rt: rt, sess: sess, head: head, other: sess.Spec().OtherThreshold, special: map[int]bool{}}
+	for i, t := range head.Classes {
+		if doctypes.IsSpecial(t) {
+			c.special[i] = true
+		}
+	}
+	return c, nil
+}
+
+// Close releases the model.
+func (c *Classifier) Close() error {
+	err := c.sess.Close()
+	if e := c.rt.Close(); err == nil {
+		err = e
+	}
+	return err
+}
+
+// Classify returns the crop's type. With docTypes, only those types and
+// the special classes (other, not_document, empty) are candidates and the
+// probabilities are renormalised over them. A document type whose
+// probability is below the manifest's other_threshold becomes `other`
+// with confidence 1 - p, the probability that it is not that type.
+func (c *Classifier) Classify(ctx context.Context, img image.Image, docTypes []string) (stages.ClassifyReply, error) {
+	in := c.sess.Spec().Input.Tensor(nil, img)
+	out, err := c.sess.Run(ctx, in, 1)
+	if err != nil {
+		return stages.ClassifyReply{}, fmt.Errorf("classify: %w", err)
+	}
+	p := c.head.Probabilities(out[TypeHead])
+	if len(docTypes) > 0 {
+		allowed := map[string]bool{}
+		for _, t := range docTypes {
+			allowed[t] = true
+		}
+		sum := 0.0
+		for i, t := range c.head.Classes {
+			if !allowed[t] && !c.special[i] {
+				p[i] = 0
+			}
+			sum += p[i]
+		}
+		for i := range p {
+			if sum > 0 {
+				p[i] /= sum
+			}
+		}
+	}
+	order := make([]int, len(p))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return p[order[a]] > p[order[b]] })
+	best := order[0]
+	reply := stages.ClassifyReply{Type: c.head.Classes[best], Confidence: p[best]}
+	if !c.special[best] && p[best] < c.other {
+		reply.Type, reply.Confidence = doctypes.Other, 1-p[best]
+	}
+	for _, i := range order[:min(topN, len(order))] {
+		reply.Top = append(reply.Top, stages.Score{Type: c.head.Classes[i], Probability: p[i]})
+	}
+	return reply, nil
+}

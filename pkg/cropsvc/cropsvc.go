@@ -1,0 +1,157 @@
+// Package cropsvc is the cropper stage's service wrapper: it reads a
+// stored input, decodes the requested page, finds the documents on it,
+// cuts each out perspective-corrected, measures its quality and stores the
+// crops for the classifier and orienter.
+package cropsvc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"log/slog"
+	"time"
+
+	"docsuite/pkg/apierr"
+	"docsuite/pkg/crop"
+	"docsuite/pkg/decode"
+	"docsuite/pkg/geom"
+	"docsuite/pkg/quality"
+	"docsuite/pkg/rawimg"
+	"docsuite/pkg/stages"
+	"docsuite/pkg/store"
+)
+
+// Service is the cropper.
+type Service struct {
+	store   store.Store
+	tempDir string
+	docs    *docCache
+	log     *slog.Logger
+}
+
+// New builds the cropper service.
+func New(st store.Store, tempDir string, log *slog.Logger) *Service {
+	return &Service{store: st, tempDir: tempDir, docs: newDocCache(4, 30*time.Second), log: log}
+}
+
+// Close releases cached documents.
+func (s *Service) Close() { s.docs.close() }
+
+// Crop serves one crop request.
+func (s *Service) Crop(ctx context.Context, req stages.CropRequest) (stages.CropReply, error) {
+	doc, release, err := s.docs.get(ctx, req.InputKey, func(ctx context.Context) (decode.Document, error) {
+		data, err := s.store.Get(ctx, req.InputKey)
+		if err != nil {
+			return nil, fmt.Errorf("cropper: read input: %w", err)
+		}
+		opts := decode.Options{DPI: req.Decode.DPI, Quality: req.Decode.Quality, PDFRawImages: req.Decode.PDFRawImages,
+			AutoPDFRawImages: req.Decode.AutoPDFRawImages, MaxPages: req.Decode.MaxPages, MaxPixels: req.Decode.MaxPixels, TempDir: s.tempDir}
+		d, err := decode.Open(ctx, data, opts)
+		return d, DecodeError(err)
+	})
+	if err != nil {
+		return stages.CropReply{}, err
+	}
+	defer release()
+	total := doc.Pages()
+	if req.Page < 0 || req.Page >= total {
+		return stages.CropReply{}, fmt.Errorf("cropper: page %d of a %d-page file", req.Page, total)
+	}
+	page, err := doc.Page(ctx, req.Page)
+	if err != nil {
+		return stages.CropReply{}, DecodeError(err)
+	}
+	b := page.Bounds()
+	reply := stages.CropReply{PagesTotal: total, PageWidth: b.Dx(), PageHeight: b.Dy()}
+	quads, err := s.find(page, req)
+	if err != nil {
+		return stages.CropReply{}, err
+	}
+	for i, q := range quads {
+		f, err := s.cut(ctx, page, q.quad, q.whole, req, i)
+		if err != nil {
+			return stages.CropReply{}, err
+		}
+		reply.Docs = append(reply.Docs, f)
+	}
+	return reply, nil
+}
+
+type found struct {
+	quad  geom.Quad
+	whole bool
+}
+
+// find locates the documents of a page; when none is found, or cutting is
+// off, the page itself is the one item.
+func (s *Service) find(page image.Image, req stages.CropRequest) ([]found, error) {
+	b := page.Bounds()
+	whole := []found{{quad: crop.WholePage(b.Dx(), b.Dy()), whole: true}}
+	if req.WholePage {
+		return whole, nil
+	}
+	docs, err := crop.Simple(page, crop.SimpleOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("cropper: find documents: %w", err)
+	}
+	if len(docs) == 0 {
+		return whole, nil
+	}
+	out := make([]found, len(docs))
+	for i, d := range docs {
+		out[i] = found{quad: d.Quad}
+	}
+	return out, nil
+}
+
+// cut warps one document out of the page, measures it and stores it.
+func (s *Service) cut(ctx context.Context, page image.Image, q geom.Quad, whole bool, req stages.CropRequest, idx int) (stages.Found, error) {
+	var img image.Image = page
+	if !whole {
+		var err error
+		img, err = crop.Warp(page, q)
+		if err != nil {
+			return stages.Found{}, fmt.Errorf("cropper: warp document %d: %w", idx, err)
+		}
+	}
+	key := fmt.Sprintf("tasks/%s/p%d_d%d.raw", req.TaskID, req.Page, idx)
+	if err := s.store.Put(ctx, key, rawimg.Encode(img)); err != nil {
+		return stages.Found{}, apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
+	}
+	b := img.Bounds()
+	sc := quality.Measure(img)
+	return stages.Found{Quad: q, CropKey: key, Width: b.Dx(), Height: b.Dy(), WholePage: whole,
+		Quality: stages.Quality{ExposureHigh: sc.ExposureHigh, ExposureLow: sc.ExposureLow, Sharpness: sc.Sharpness, ShortSide: sc.ShortSide}}, nil
+}
+
+// DecodeError maps decoding failures onto the catalogue: every input
+// problem is a 422 naming what is wrong.
+func DecodeError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var le *decode.LimitError
+	switch {
+	case errors.As(err, &le) && le.Limit == "pages":
+		return &apierr.Error{Code: apierr.TooManyPages, Cause: err, Message: fmt.Sprintf("File has %d pages; the limit is %d (MAX_PAGES)", le.Value, le.Max),
+			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.limit.pages"}}}
+	case errors.As(err, &le):
+		return &apierr.Error{Code: apierr.TooManyPixels, Cause: err, Message: fmt.Sprintf("Page has %d pixels; the limit is %d (MAX_PIXELS)", le.Value, le.Max),
+			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.limit.pixels"}}}
+	case errors.Is(err, decode.ErrUnsupported):
+		return &apierr.Error{Code: apierr.UnsupportedFormat, Cause: err,
+			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.format"}}}
+	case errors.Is(err, decode.ErrCorrupt):
+		return &apierr.Error{Code: apierr.CorruptFile, Cause: err,
+			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.corrupt"}}}
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return err
+	}
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		return err
+	}
+	return &apierr.Error{Code: apierr.CorruptFile, Cause: err,
+		Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.corrupt"}}}
+}

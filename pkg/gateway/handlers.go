@@ -1,0 +1,258 @@
+package gateway
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"docsuite/pkg/apierr"
+	"docsuite/pkg/params"
+	"docsuite/pkg/pipeline"
+	"docsuite/pkg/tasks"
+)
+
+// Methods that run through the async queue.
+const (
+	methodClassify  = "classify"
+	methodRecognize = "recognize"
+	methodFraud     = "fraud"
+	methodFulltext  = "fulltext"
+)
+
+func newTaskID() string {
+	u := uuid.New()
+	return hex.EncodeToString(u[:])
+}
+
+// accepted is what a request leaves after validation: a stored input.
+type accepted struct {
+	in    pipeline.Input
+	owner string
+}
+
+// accept reads and stores the request's file.
+func (s *Server) accept(c *gin.Context) (*accepted, error) {
+	up, err := s.readUpload(c)
+	if err != nil {
+		return nil, err
+	}
+	id := newTaskID()
+	in := pipeline.Input{TaskID: id, InputKey: tasks.InputPrefix(id) + "input", Size: int64(len(up.data))}
+	if err := s.store.Put(c.Request.Context(), in.InputKey, up.data); err != nil {
+		return nil, apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
+	}
+	return &accepted{in: in, owner: c.GetString(ownerKey)}, nil
+}
+
+// runSync runs fn for a stored input within the in-flight bound and the
+// pipeline timeout, and always removes the input and intermediates.
+func (s *Server) runSync(c *gin.Context, a *accepted, fn func(ctx context.Context) (any, error)) {
+	defer func() {
+		if err := s.store.DeletePrefix(context.WithoutCancel(c.Request.Context()), tasks.InputPrefix(a.in.TaskID)); err != nil {
+			s.log.Warn("input cleanup failed; the janitor will remove it", "task", a.in.TaskID, "err", err)
+		}
+	}()
+	select {
+	case s.inflight <- struct{}{}:
+		defer func() { <-s.inflight }()
+	default:
+		s.fail(c, apierr.New(apierr.Overloaded, ""))
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.Timeout())
+	defer cancel()
+	res, err := fn(ctx)
+	if err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			err = apierr.Wrap(apierr.PipelineTimeout, err, "")
+		}
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, res)
+}
+
+// enqueue hands a stored input to the async queue and answers the
+// accept body at once.
+func (s *Server) enqueue(c *gin.Context, a *accepted, method string, p any, priority int, tags []string) {
+	raw, err := json.Marshal(p)
+	if err != nil {
+		s.fail(c, fmt.Errorf("gateway: encode params: %w", err))
+		return
+	}
+	job := tasks.Job{ID: a.in.TaskID, Method: method, InputKey: a.in.InputKey, Size: a.in.Size, Params: raw, Priority: priority}
+	if err := s.queue.Enqueue(c.Request.Context(), job, a.owner); err != nil {
+		_ = s.store.DeletePrefix(context.WithoutCancel(c.Request.Context()), tasks.InputPrefix(a.in.TaskID))
+		s.fail(c, err)
+		return
+	}
+	s.metrics.tasksAccepted.WithLabelValues(method).Inc()
+	c.JSON(http.StatusOK, pipeline.NewClassifyResponse(a.in.TaskID, tags))
+}
+
+func (s *Server) handleClassify(hosted bool) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		p, err := params.ParseClassify(c.Request.URL.Query())
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		a, err := s.accept(c)
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		if p.Async {
+			s.enqueue(c, a, methodClassify, p, p.Priority, p.TaskTags)
+			return
+		}
+		s.runSync(c, a, func(ctx context.Context) (any, error) { return s.pipe.Classify(ctx, a.in, p, nil) })
+	}
+}
+
+func (s *Server) handleRecognize(hosted bool) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		p, err := params.ParseRecognize(c.Request.URL.Query())
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		a, err := s.accept(c)
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		if p.Async {
+			s.enqueue(c, a, methodRecognize, p, p.Priority, p.TaskTags)
+			return
+		}
+		s.runSync(c, a, func(ctx context.Context) (any, error) { return s.pipe.Method(ctx, methodRecognize, a.in, p, nil) })
+	}
+}
+
+// handleStageMethod serves fraud and fulltext, which take classify's
+// parameters and run on their own stage workers.
+func (s *Server) handleStageMethod(method string, hosted bool) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		p, err := params.ParseClassify(c.Request.URL.Query())
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		a, err := s.accept(c)
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		if p.Async {
+			s.enqueue(c, a, method, p, p.Priority, p.TaskTags)
+			return
+		}
+		s.runSync(c, a, func(ctx context.Context) (any, error) { return s.pipe.Method(ctx, method, a.in, p, nil) })
+	}
+}
+
+// execTask runs one async task for the queue.
+func (s *Server) execTask(ctx context.Context, job tasks.Job, progress tasks.Progress) ([]byte, error) {
+	in := pipeline.Input{TaskID: job.ID, InputKey: job.InputKey, Size: job.Size}
+	var res any
+	var err error
+	switch job.Method {
+	case methodClassify:
+		var p params.Classify
+		if err := json.Unmarshal(job.Params, &p); err != nil {
+			return nil, fmt.Errorf("gateway: task params: %w", err)
+		}
+		res, err = s.pipe.Classify(ctx, in, p, pipeline.Progress(progress))
+	case methodRecognize:
+		var p params.Recognize
+		if err := json.Unmarshal(job.Params, &p); err != nil {
+			return nil, fmt.Errorf("gateway: task params: %w", err)
+		}
+		res, err = s.pipe.Method(ctx, job.Method, in, p, pipeline.Progress(progress))
+	case methodFraud, methodFulltext:
+		var p params.Classify
+		if err := json.Unmarshal(job.Params, &p); err != nil {
+			return nil, fmt.Errorf("gateway: task params: %w", err)
+		}
+		res, err = s.pipe.Method(ctx, job.Method, in, p, pipeline.Progress(progress))
+	default:
+		return nil, fmt.Errorf("gateway: unknown task method %q", job.Method)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.metrics.tasksDone.WithLabelValues(job.Method).Inc()
+	return json.Marshal(res)
+}
+
+// pendingBody is the 202 answer of /result while a task runs.
+type pendingBody struct {
+	apierr.Body
+	TaskID   string       `json:"task_id"`
+	Status   tasks.Status `json:"status"`
+	Progress struct {
+		PagesDone  int `json:"pages_done"`
+		PagesTotal int `json:"pages_total"`
+	} `json:"progress"`
+}
+
+func (s *Server) handleResult(c *gin.Context) {
+	id := c.Param("task_id")
+	if len(id) != 32 || !isHex(id) {
+		s.fail(c, apierr.New(apierr.TaskNotFound, ""))
+		return
+	}
+	st, ok, err := s.queue.Get(c.Request.Context(), id)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if !ok {
+		s.fail(c, apierr.New(apierr.TaskNotFound, ""))
+		return
+	}
+	if st.Owner != Owner(requestToken(c)) {
+		s.fail(c, apierr.New(apierr.TaskForbidden, ""))
+		return
+	}
+	switch st.Status {
+	case tasks.Queued, tasks.Running:
+		b := pendingBody{Body: apierr.New(apierr.TaskNotDone, "").Envelope(), TaskID: id, Status: st.Status}
+		b.Progress.PagesDone, b.Progress.PagesTotal = st.PagesDone, st.PagesTotal
+		c.Header("Retry-After", "1")
+		c.JSON(http.StatusAccepted, b)
+	case tasks.Failed:
+		status := http.StatusInternalServerError
+		if st.Error != nil && st.Error.Code >= 400 {
+			status = st.Error.Code
+		}
+		c.JSON(status, st.Error)
+	default:
+		body, err := s.queue.Result(c.Request.Context(), st)
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		c.Data(http.StatusOK, "application/json; charset=utf-8", body)
+	}
+}
+
+func isHex(s string) bool {
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func fmtPanic(p any) string { return fmt.Sprintf("panic: %v", p) }

@@ -1,0 +1,66 @@
+package gateway
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"docsuite/pkg/apierr"
+	"docsuite/pkg/bus"
+	"docsuite/pkg/stages"
+)
+
+// requiredStages must answer their health probe for /healthcheck to pass:
+// classification cannot run without them.
+var requiredStages = []string{stages.Crop, stages.Classify, stages.Orient}
+
+// healthBody is the /healthcheck answer.
+type healthBody struct {
+	Success bool              `json:"success"`
+	Version string            `json:"version"`
+	Checks  map[string]string `json:"checks"`
+	*apierr.Body
+}
+
+func (s *Server) handleHealth(c *gin.Context) {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
+	defer cancel()
+	checks := map[string]string{}
+	var mu sync.Mutex
+	var failed []string
+	record := func(name string, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			checks[name] = err.Error()
+			failed = append(failed, name)
+			return
+		}
+		checks[name] = "ok"
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if !s.nc.IsConnected() {
+			record("nats", apierr.New(apierr.DependencyDown, "not connected"))
+			return
+		}
+		record("nats", s.queue.Ping(ctx))
+	})
+	wg.Go(func() { record("store", s.store.Ping(ctx)) })
+	wg.Go(func() { record("license", s.license.check(ctx)) })
+	for _, st := range requiredStages {
+		wg.Go(func() { record(st, bus.Health(ctx, s.nc, st)) })
+	}
+	wg.Wait()
+	if len(failed) == 0 {
+		c.JSON(http.StatusOK, healthBody{Success: true, Version: Version, Checks: checks})
+		return
+	}
+	e := apierr.New(apierr.DependencyDown, "Unhealthy: "+joinSorted(failed))
+	b := e.Envelope()
+	c.Header("Retry-After", "5")
+	c.JSON(http.StatusServiceUnavailable, healthBody{Success: false, Version: Version, Checks: checks, Body: &b})
+}

@@ -1,0 +1,188 @@
+package gateway
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"docsuite/pkg/apierr"
+	"docsuite/pkg/doctypes"
+	"docsuite/pkg/params"
+)
+
+type obj = map[string]any
+
+func (s *Server) handleOpenAPI(c *gin.Context) { c.JSON(http.StatusOK, OpenAPI()) }
+
+// OpenAPI builds the OpenAPI 3 document from the same sources the code
+// uses: the parameter specs and the error catalogue.
+func OpenAPI() obj {
+	multipart := obj{"required": true, "content": obj{"multipart/form-data": obj{"schema": obj{
+		"type": "object", "required": []string{"image"},
+		"properties": obj{"image": obj{"type": "string", "format": "binary",
+			"description": "The file: JPEG, PNG, TIFF, BMP, GIF, HEIC, HEIF (one page), PDF or DJVU (many pages); 1 KB to 30 MB."}},
+	}}}}
+	errRefs := errorResponses()
+	op := func(summary, desc, schema string, spec []params.Param, withToken bool) obj {
+		ps := queryParams(spec)
+		if withToken {
+			ps = append([]obj{{"name": "token", "in": "query", "required": true, "schema": obj{"type": "string"},
+				"description": "License key (also accepted in the Token header)."}}, ps...)
+		}
+		return obj{"post": obj{"summary": summary, "description": desc, "parameters": ps, "requestBody": multipart,
+			"responses": merge(obj{"200": obj{"description": "Processed (or, with async=true, accepted: fetch /result/{task_id}).",
+				"content": obj{"application/json": obj{"schema": obj{"$ref": "#/components/schemas/" + schema}}}}}, errRefs)}}
+	}
+	classifyDesc := "Finds every document in the file, cuts it out, names its type and turns it upright. " +
+		"rotation = k + 4m: mirror left-right when m = 1, then turn k times 90 degrees clockwise to make the upright crop. " +
+		"coords: four [x, y] page pixels, top-left, top-right, bottom-left, bottom-right of the upright document. " +
+		"confidence: calibrated probability in [0, 1] (below 0.4 unsure, 0.4-0.6 grey zone, above 0.6 sure)."
+	stageDesc := func(what string) string {
+		return what + " Served by its own stage worker; while that worker is not deployed the answer is 503 naming it."
+	}
+	return obj{
+		"openapi": "3.0.3",
+		"info": obj{"title": "Document classification service", "version": Version,
+			"description": "On-premises document classification, extraction, OCR and forgery check. Errors use one envelope " +
+				"{code, message, errno, traceback, detail}; the errno catalogue is listed under components.schemas.ErrorCatalogue."},
+		"paths": obj{
+			"/pipelines/run/classify":  op("Classify documents (on-premises)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), false),
+			"/pipelines/run/recognize": op("Extract data (on-premises)", stageDesc("Classification, then field extraction per document."), "MethodResponse", params.RecognizeSpec(), false),
+			"/pipelines/run/fraud":     op("Check for forgery signs (on-premises)", stageDesc("Classification, then forgery signs per document."), "MethodResponse", params.ClassifySpec(), false),
+			"/pipelines/run/fulltext":  op("Full-text OCR (on-premises)", stageDesc("Basic OCR of every page."), "MethodResponse", params.ClassifySpec(), false),
+			"/classify":                op("Classify documents (hosted-compatible)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), true),
+			"/recognize":               op("Extract data (hosted-compatible)", stageDesc("Classification, then field extraction."), "MethodResponse", params.RecognizeSpec(), true),
+			"/result/{task_id}": obj{"get": obj{"summary": "Result of an async task",
+				"description": "Poll every 1-2 seconds. Answers the method's body when done, 202 while queued or running, the task's own error when it failed. A task is readable by the token that created it (on-premises tasks: without a token).",
+				"parameters": []obj{
+					{"name": "task_id", "in": "path", "required": true, "schema": obj{"type": "string", "pattern": "^[0-9a-f]{32}$"}},
+					{"name": "token", "in": "query", "schema": obj{"type": "string"}, "description": "The token the task was created with."}},
+				"responses": merge(obj{
+					"200": obj{"description": "Done: the method's response body."},
+					"202": obj{"description": "Not done yet", "content": obj{"application/json": obj{"schema": obj{"$ref": "#/components/schemas/Pending"}}}},
+				}, errRefs)}},
+			"/healthcheck": obj{"get": obj{"summary": "Health", "responses": obj{
+				"200": obj{"description": "Every dependency answers: {success: true, version, checks}."},
+				"503": obj{"description": "A dependency (NATS, store, license, a stage or its model) is down; checks name it."}}}},
+			"/metrics": obj{"get": obj{"summary": "Prometheus metrics", "responses": obj{"200": obj{"description": "Text exposition format."}}}},
+		},
+		"components": obj{"schemas": schemas()},
+	}
+}
+
+func queryParams(spec []params.Param) []obj {
+	out := make([]obj, 0, len(spec))
+	for _, p := range spec {
+		schema := obj{"type": p.Type}
+		if p.Type == "array" {
+			item := obj{"type": "string"}
+			if p.Name == "doc_type" {
+				item["enum"] = doctypes.All()
+			}
+			schema["items"] = item
+		}
+		if p.Default != nil {
+			schema["default"] = p.Default
+		}
+		if p.Minimum != nil {
+			schema["minimum"] = *p.Minimum
+		}
+		if p.Maximum != nil {
+			schema["maximum"] = *p.Maximum
+		}
+		if p.Type == "number" && !p.Deprecated {
+			schema["exclusiveMinimum"] = true
+			schema["minimum"] = 0
+		}
+		if len(p.Enum) > 0 {
+			schema["enum"] = p.Enum
+		}
+		q := obj{"name": p.Name, "in": "query", "schema": schema, "description": p.Description}
+		if p.Deprecated {
+			q["deprecated"] = true
+		}
+		if p.Type == "array" {
+			q["style"], q["explode"] = "form", true
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// errorResponses lists every non-2xx status of the catalogue with the
+// errno values that answer it.
+func errorResponses() obj {
+	byStatus := map[int][]string{}
+	for _, e := range apierr.Catalogue() {
+		if e.Status >= 400 {
+			byStatus[e.Status] = append(byStatus[e.Status], fmt.Sprintf("errno %d %s: %s", e.Errno, e.Name, e.Message))
+		}
+	}
+	out := obj{}
+	for status, lines := range byStatus {
+		out[fmt.Sprint(status)] = obj{"description": strings.Join(lines, "; "),
+			"content": obj{"application/json": obj{"schema": obj{"$ref": "#/components/schemas/Error"}}}}
+	}
+	return out
+}
+
+func merge(a, b obj) obj {
+	out := obj{}
+	for k, v := range b {
+		out[k] = v
+	}
+	for k, v := range a {
+		out[k] = v
+	}
+	return out
+}
+
+func schemas() obj {
+	coords := obj{"type": "array", "minItems": 4, "maxItems": 4, "description": "Top-left, top-right, bottom-left, bottom-right of the upright document, page pixels.",
+		"items": obj{"type": "array", "minItems": 2, "maxItems": 2, "items": obj{"type": "integer"}}}
+	errorSchema := obj{"type": "object", "required": []string{"code", "message", "errno", "traceback", "detail"}, "properties": obj{
+		"code": obj{"type": "integer", "description": "HTTP status"}, "message": obj{"type": "string"},
+		"errno":     obj{"type": "integer", "description": "Stable error number, see ErrorCatalogue"},
+		"traceback": obj{"type": "string", "nullable": true, "description": "Filled on 5xx for support; no secrets."},
+		"detail": obj{"type": "array", "items": obj{"type": "object", "properties": obj{
+			"loc": obj{"type": "array", "items": obj{"type": "string"}}, "msg": obj{"type": "string"}, "type": obj{"type": "string"}}}}}}
+	catalogue := []obj{}
+	for _, e := range apierr.Catalogue() {
+		catalogue = append(catalogue, obj{"name": e.Name, "status": e.Status, "errno": e.Errno, "message": e.Message})
+	}
+	return obj{
+		"Error": errorSchema,
+		"ErrorCatalogue": obj{"type": "array", "description": "Every error the service answers.", "example": catalogue,
+			"items": obj{"type": "object"}},
+		"Pending": obj{"allOf": []obj{{"$ref": "#/components/schemas/Error"}, {"type": "object", "properties": obj{
+			"task_id": obj{"type": "string"}, "status": obj{"type": "string", "enum": []string{"queued", "running"}},
+			"progress": obj{"type": "object", "properties": obj{"pages_done": obj{"type": "integer"}, "pages_total": obj{"type": "integer"}}}}}}},
+		"MethodResponse": obj{"type": "object", "description": "Body of recognize, fraud or fulltext, as the serving stage answers it."},
+		"ClassifyResponse": obj{"type": "object", "required": []string{"task_id", "items", "pages_count", "page_count", "docs_count"}, "properties": obj{
+			"task_id":     obj{"type": "string", "pattern": "^[0-9a-f]{32}$"},
+			"items":       obj{"type": "array", "items": obj{"$ref": "#/components/schemas/Item"}},
+			"task_tags":   obj{"type": "array", "items": obj{"type": "string"}},
+			"pages_count": obj{"type": "integer"}, "page_count": obj{"type": "integer", "description": "Same as pages_count."},
+			"docs_count": obj{"type": "integer"},
+			"fake":       obj{"type": "boolean", "description": "Present when check_fake=true."},
+			"fake_reasons": obj{"type": "array", "description": "Present when fake is true: which metadata field named which editor.",
+				"items": obj{"type": "object", "properties": obj{"source": obj{"type": "string"}, "field": obj{"type": "string"},
+					"value": obj{"type": "string"}, "editor": obj{"type": "string"}}}},
+			"code": obj{"type": "integer"}, "message": obj{"type": "string"}, "errno": obj{"type": "integer"},
+			"traceback": obj{"type": "string", "nullable": true}, "detail": obj{"type": "array", "items": obj{}}}},
+		"Item": obj{"type": "object", "properties": obj{
+			"document": obj{"type": "object", "properties": obj{
+				"type":       obj{"type": "string", "enum": doctypes.All()},
+				"page":       obj{"type": "integer", "minimum": 1},
+				"rotation":   obj{"type": "integer", "minimum": 0, "maximum": 7, "description": "k + 4m: mirror first when m = 1, then k quarter turns clockwise. 0 for other, not_document, empty."},
+				"coords":     coords,
+				"confidence": obj{"type": "number", "minimum": 0, "maximum": 1}}},
+			"crop":                 obj{"type": "string", "description": "data:image/jpeg;base64,... of the upright document; absent when return_crops=false."},
+			"image_exposure":       obj{"type": "string", "enum": []string{"normal", "overexposed", "underexposed"}},
+			"image_blured":         obj{"type": "boolean"},
+			"low_image_resolution": obj{"type": "boolean"},
+			"low_image_weight":     obj{"type": "boolean"}}},
+	}
+}

@@ -1,0 +1,153 @@
+// Package gateway is the HTTP face of the suite (gin): it validates
+// requests, stores inputs, runs the pipelines over the stage workers
+// synchronously or through the async task queue, and answers the JSON
+// contract of the service description. Every error goes through one
+// function that writes the catalogue's envelope.
+package gateway
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/nats-io/nats.go"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"docsuite/pkg/apierr"
+	"docsuite/pkg/bus"
+	"docsuite/pkg/config"
+	"docsuite/pkg/pipeline"
+	"docsuite/pkg/store"
+	"docsuite/pkg/tasks"
+)
+
+// Version is the release number reported by /healthcheck and the API docs.
+const Version = "4.148.0"
+
+// Server is the gateway.
+type Server struct {
+	cfg      config.Gateway
+	log      *slog.Logger
+	nc       *nats.Conn
+	store    store.Store
+	queue    *tasks.Queue
+	pipe     *pipeline.Runner
+	auth     *authenticator
+	license  *licenseGate
+	inflight chan struct{}
+	metrics  *metrics
+	engine   *gin.Engine
+}
+
+// New builds a gateway on an open NATS connection and store. Its metrics
+// go to reg, and the stage round trips to stageMetrics.
+func New(ctx context.Context, cfg config.Gateway, nc *nats.Conn, st store.Store, log *slog.Logger,
+	reg *prometheus.Registry, stageMetrics *bus.Metrics) (*Server, error) {
+	q, err := tasks.Open(ctx, nc, st, tasks.Options{TTL: cfg.TTL(), Timeout: cfg.Timeout()}, log)
+	if err != nil {
+		return nil, err
+	}
+	auth, err := newAuthenticator(ctx, cfg, nc)
+	if err != nil {
+		return nil, err
+	}
+	lic, err := newLicenseGate(ctx, cfg, nc)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		cfg: cfg, log: log, nc: nc, store: st, queue: q, auth: auth, license: lic,
+		pipe: pipeline.New(nc, st, pipeline.Limits{MaxPages: cfg.MaxPages, MaxPixels: cfg.MaxPixels,
+			PageParallel: cfg.PageParallel}, stageMetrics),
+		inflight: make(chan struct{}, cfg.MaxInFlight),
+		metrics:  newMetrics(reg),
+	}
+	s.engine = s.routes()
+	return s, nil
+}
+
+// Handler returns the HTTP handler.
+func (s *Server) Handler() http.Handler { return s.engine }
+
+// RunTasks runs async tasks until ctx ends.
+func (s *Server) RunTasks(ctx context.Context) error {
+	return s.queue.Run(ctx, s.cfg.AsyncRunners, s.execTask)
+}
+
+// Serve listens on HTTP_ADDR until ctx ends, then shuts down gracefully,
+// letting running requests finish within the pipeline timeout.
+func (s *Server) Serve(ctx context.Context) error {
+	srv := &http.Server{Addr: s.cfg.HTTPAddr, Handler: s.engine, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	s.log.Info("gateway listening", "addr", s.cfg.HTTPAddr)
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutCtx, cancel := context.WithTimeout(context.Background(), s.cfg.Timeout())
+	defer cancel()
+	if err := srv.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func (s *Server) routes() *gin.Engine {
+	gin.SetMode(gin.ReleaseMode)
+	r := gin.New()
+	r.HandleMethodNotAllowed = true
+	r.Use(s.recoverer(), s.observe())
+	r.NoRoute(func(c *gin.Context) { s.fail(c, apierr.New(apierr.PathNotFound, "")) })
+	r.NoMethod(func(c *gin.Context) { s.fail(c, apierr.New(apierr.MethodNotAllowed, "")) })
+
+	onPrem := r.Group("/pipelines/run", s.requireLicense())
+	onPrem.POST("/classify", s.handleClassify(false))
+	onPrem.POST("/recognize", s.handleRecognize(false))
+	onPrem.POST("/fraud", s.handleStageMethod("fraud", false))
+	onPrem.POST("/fulltext", s.handleStageMethod("fulltext", false))
+
+	hosted := r.Group("/", s.requireLicense(), s.requireToken())
+	hosted.POST("/classify", s.handleClassify(true))
+	hosted.POST("/recognize", s.handleRecognize(true))
+	r.GET("/result/:task_id", s.handleResult)
+
+	r.GET("/healthcheck", s.handleHealth)
+	r.GET("/openapi.json", s.handleOpenAPI)
+	r.GET("/docs", s.handleDocs)
+	r.GET("/docs/:asset", s.handleDocsAsset)
+	r.GET("/metrics", gin.WrapH(s.metrics.handler()))
+	return r
+}
+
+// fail writes the error envelope of err: the one place errors become
+// HTTP answers.
+func (s *Server) fail(c *gin.Context, err error) {
+	e := apierr.As(err)
+	status := e.Status()
+	if status >= 500 {
+		s.log.Error("request failed", "path", c.FullPath(), "code", e.Code, "err", err)
+	}
+	if status == http.StatusServiceUnavailable {
+		c.Header("Retry-After", "5")
+		if e.RetryAfter > 0 {
+			c.Header("Retry-After", itoa(e.RetryAfter))
+		}
+	}
+	c.AbortWithStatusJSON(status, e.Envelope())
+}
+
+func (s *Server) recoverer() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		defer func() {
+			if p := recover(); p != nil {
+				s.fail(c, apierr.Wrap(apierr.Internal, errors.New(fmtPanic(p)), ""))
+			}
+		}()
+		c.Next()
+	}
+}

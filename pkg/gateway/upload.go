@@ -1,0 +1,92 @@
+package gateway
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"docsuite/pkg/apierr"
+	"docsuite/pkg/decode"
+)
+
+// multipartSlack is what a multipart envelope may add around the file.
+const multipartSlack = 1 << 20
+
+// upload is the validated file of a request.
+type upload struct {
+	data   []byte
+	format decode.Format
+}
+
+// readUpload reads the body field image of a multipart request, enforcing
+// the size limits while streaming (a 2 GB body is refused after
+// MAX_FILE_BYTES, never buffered) and sniffing the format from the bytes.
+func (s *Server) readUpload(c *gin.Context) (*upload, error) {
+	ct := c.GetHeader("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "multipart/form-data" {
+		return nil, &apierr.Error{Code: apierr.NotMultipart, Detail: []apierr.Detail{{
+			Loc: []string{"header", "Content-Type"}, Msg: fmt.Sprintf("expected multipart/form-data, got %q", ct), Type: "type_error"}}}
+	}
+	if c.Request.ContentLength > s.cfg.MaxFileBytes+multipartSlack {
+		return nil, apierr.New(apierr.FileTooLarge, "")
+	}
+	body := http.MaxBytesReader(c.Writer, c.Request.Body, s.cfg.MaxFileBytes+multipartSlack)
+	c.Request.Body = body
+	mr, err := c.Request.MultipartReader()
+	if err != nil {
+		return nil, apierr.Wrap(apierr.NotMultipart, err, "")
+	}
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return nil, missingImage()
+		}
+		if err != nil {
+			return nil, bodyError(err)
+		}
+		if part.FormName() != "image" {
+			_, _ = io.Copy(io.Discard, part)
+			continue
+		}
+		data, err := io.ReadAll(io.LimitReader(part, s.cfg.MaxFileBytes+1))
+		if err != nil {
+			return nil, bodyError(err)
+		}
+		if int64(len(data)) > s.cfg.MaxFileBytes {
+			return nil, apierr.New(apierr.FileTooLarge, "")
+		}
+		if part.FileName() == "" && strings.TrimSpace(string(data)) != "" && len(data) < 64 {
+			// A text field named image: "text instead of a file".
+			return nil, &apierr.Error{Code: apierr.UnsupportedFormat, Detail: []apierr.Detail{{
+				Loc: []string{"body", "image"}, Msg: "expected a file, got a text value", Type: "type_error.file"}}}
+		}
+		if int64(len(data)) < s.cfg.MinFileBytes {
+			return nil, apierr.New(apierr.FileTooSmall, "")
+		}
+		f, err := decode.Sniff(data)
+		if err != nil {
+			return nil, &apierr.Error{Code: apierr.UnsupportedFormat, Cause: err, Detail: []apierr.Detail{{
+				Loc: []string{"body", "image"}, Msg: "accepted formats: JPEG, PNG, TIFF, BMP, GIF, HEIC, HEIF, PDF, DJVU", Type: "value_error.format"}}}
+		}
+		return &upload{data: data, format: f}, nil
+	}
+}
+
+func missingImage() error {
+	return &apierr.Error{Code: apierr.ImageMissing, Detail: []apierr.Detail{{
+		Loc: []string{"body", "image"}, Msg: "field required", Type: "value_error.missing"}}}
+}
+
+func bodyError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return apierr.New(apierr.FileTooLarge, "")
+	}
+	return apierr.Wrap(apierr.NotMultipart, err, "Malformed multipart body")
+}

@@ -1,0 +1,65 @@
+package onnxrt
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// TestResizeMatchesPillow resizes the same image with this package and
+// with Pillow (what scripts/train_docnet_data.py uses) and requires the
+// same bytes: a model sees at inference exactly what it saw in training.
+func TestResizeMatchesPillow(t *testing.T) {
+	if err := exec.Command("/usr/bin/python3", "-c", "import PIL").Run(); err != nil {
+		t.Skip("python3-pil not installed (scripts/install-deps.sh installs it)")
+	}
+	dir := t.TempDir()
+	src := image.NewRGBA(image.Rect(0, 0, 517, 333))
+	for y := 0; y < 333; y++ {
+		for x := 0; x < 517; x++ {
+			src.Set(x, y, color.RGBA{uint8((x*7 + y*3) % 256), uint8((x * y) % 251), uint8((x ^ y) % 256), 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, src); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "in.png")
+	if err := os.WriteFile(in, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range [][2]int{{96, 96}, {128, 128}, {600, 200}, {517, 100}} {
+		out := filepath.Join(dir, "out.raw")
+		script := `import sys; from PIL import Image
+im = Image.open(sys.argv[1]).convert("RGB").resize((int(sys.argv[3]), int(sys.argv[4])), Image.BILINEAR)
+open(sys.argv[2], "wb").write(im.tobytes())`
+		cmd := exec.Command("/usr/bin/python3", "-c", script, in, out, itoa(size[0]), itoa(size[1]))
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("pillow: %v %s", err, msg)
+		}
+		want, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := resizeBilinear(src, size[0], size[1])
+		diff := 0
+		for i := 0; i < size[0]*size[1]; i++ {
+			for c := 0; c < 3; c++ {
+				if got[4*i+c] != want[3*i+c] {
+					diff++
+				}
+			}
+		}
+		if diff != 0 {
+			t.Errorf("%v: %d of %d samples differ from Pillow", size, diff, 3*size[0]*size[1])
+		}
+	}
+}
+
+func itoa(v int) string { return strconv.Itoa(v) }

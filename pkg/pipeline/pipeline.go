@@ -1,0 +1,229 @@
+// Package pipeline runs the classify flow of one file over the stage
+// workers: every page is cropped, every document classified and then
+// oriented, quality flags applied, and the items ordered. Pages and
+// documents run concurrently within bounds. It runs inside the gateway,
+// for synchronous requests and for async tasks alike.
+package pipeline
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"golang.org/x/sync/errgroup"
+
+	"docsuite/pkg/bus"
+	"docsuite/pkg/doctypes"
+	"docsuite/pkg/fakecheck"
+	"docsuite/pkg/params"
+	"docsuite/pkg/quality"
+	"docsuite/pkg/stages"
+	"docsuite/pkg/store"
+)
+
+// Limits bounds the work of one file.
+type Limits struct {
+	MaxPages     int
+	MaxPixels    int64
+	PageParallel int
+	DocParallel  int
+}
+
+// Runner runs pipelines over NATS and the object store.
+type Runner struct {
+	nc      *nats.Conn
+	store   store.Store
+	limits  Limits
+	metrics *bus.Metrics
+}
+
+// New builds a Runner; metrics may be nil.
+func New(nc *nats.Conn, st store.Store, l Limits, m *bus.Metrics) *Runner {
+	if l.PageParallel <= 0 {
+		l.PageParallel = 4
+	}
+	if l.DocParallel <= 0 {
+		l.DocParallel = 8
+	}
+	return &Runner{nc: nc, store: st, limits: l, metrics: m}
+}
+
+// Input is a stored file to process.
+type Input struct {
+	TaskID   string
+	InputKey string
+	Size     int64
+}
+
+// Progress reports pages done out of the file's pages.
+type Progress func(done, total int)
+
+// Classify runs classification of a stored input.
+func (r *Runner) Classify(ctx context.Context, in Input, p params.Classify, progress Progress) (*ClassifyResponse, error) {
+	resp := NewClassifyResponse(in.TaskID, p.TaskTags)
+	if p.CheckFake {
+		data, err := r.store.Get(ctx, in.InputKey)
+		if err != nil {
+			return nil, fmt.Errorf("pipeline: read input for check_fake: %w", err)
+		}
+		res := fakecheck.Check(data)
+		fake := res.Fake
+		resp.Fake = &fake
+		for _, reason := range res.Reasons {
+			resp.FakeReasons = append(resp.FakeReasons, FakeReason{Source: reason.Source, Field: reason.Field, Value: reason.Value, Editor: reason.Editor})
+		}
+	}
+	pages, err := r.cropPages(ctx, in, p, progress)
+	if err != nil {
+		return nil, err
+	}
+	resp.PagesCount, resp.PageCount = len(pages), len(pages)
+
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(r.limits.DocParallel)
+	for pi, page := range pages {
+		for di, doc := range page.Docs {
+			g.Go(func() error {
+				item, err := r.document(gctx, in, p, pi, di, doc)
+				if err != nil {
+					return err
+				}
+				mu.Lock()
+				resp.Items = append(resp.Items, item)
+				mu.Unlock()
+				return nil
+			})
+		}
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	sortItems(resp.Items)
+	resp.DocsCount = len(resp.Items)
+	return resp, nil
+}
+
+// cropPages crops page 0 to learn the page count, then the others in
+// parallel, reporting progress as pages finish.
+func (r *Runner) cropPages(ctx context.Context, in Input, p params.Classify, progress Progress) ([]stages.CropReply, error) {
+	req := func(page int) stages.CropRequest {
+		return stages.CropRequest{TaskID: in.TaskID, InputKey: in.InputKey, Page: page, Simple: p.SimpleCropper, WholePage: p.NoCrop(),
+			Decode: stages.Decode{DPI: p.DPI, Quality: p.Quality, PDFRawImages: p.PDFRawImages, AutoPDFRawImages: p.AutoPDFRawImages,
+				MaxPages: r.limits.MaxPages, MaxPixels: r.limits.MaxPixels}}
+	}
+	first, err := call[stages.CropRequest, stages.CropReply](ctx, r, stages.Crop, req(0))
+	if err != nil {
+		return nil, err
+	}
+	total := max(first.PagesTotal, 1)
+	pages := make([]stages.CropReply, total)
+	pages[0] = first
+	var mu sync.Mutex
+	done := 1
+	if progress != nil {
+		progress(done, total)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(r.limits.PageParallel)
+	for i := 1; i < total; i++ {
+		g.Go(func() error {
+			rep, err := call[stages.CropRequest, stages.CropReply](gctx, r, stages.Crop, req(i))
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			pages[i] = rep
+			done++
+			if progress != nil {
+				progress(done, total)
+			}
+			return nil
+		})
+	}
+	return pages, g.Wait()
+}
+
+// document classifies and orients one crop and builds its item.
+func (r *Runner) document(ctx context.Context, in Input, p params.Classify, page, idx int, doc stages.Found) (Item, error) {
+	cls, err := call[stages.ClassifyRequest, stages.ClassifyReply](ctx, r, stages.Classify,
+		stages.ClassifyRequest{CropKey: doc.CropKey, DocTypes: p.DocTypes})
+	if err != nil {
+		return Item{}, err
+	}
+	oreq := stages.OrientRequest{CropKey: doc.CropKey, Fixed: doctypes.IsSpecial(cls.Type)}
+	if p.ReturnCrops {
+		oreq.JPEGKey = fmt.Sprintf("tasks/%s/p%d_d%d.jpg", in.TaskID, page, idx)
+		oreq.JPEGQuality = 90
+	}
+	ori, err := call[stages.OrientRequest, stages.OrientReply](ctx, r, stages.Orient, oreq)
+	if err != nil {
+		return Item{}, err
+	}
+	rot := ori.Rotation
+	if oreq.Fixed {
+		rot = 0
+	}
+	q := doc.Quality
+	flags := quality.Flags(quality.Scores{ExposureHigh: q.ExposureHigh, ExposureLow: q.ExposureLow, Sharpness: q.Sharpness, ShortSide: q.ShortSide}, in.Size, quality.Thresholds{
+		MinShape: p.MinShape, MinFilesize: int64(p.MinFilesize),
+		MaxExposure: p.MaxExposureScore, MinExposure: p.MinExposureScore, MaxBlur: p.MaxBlurScore,
+	})
+	item := Item{
+		Document: Document{Type: cls.Type, Page: page + 1, Rotation: int(rot),
+			Coords: rot.UprightOrder(doc.Quad).Ints(), Confidence: round4(cls.Confidence)},
+		ImageExposure:      flags.Exposure,
+		ImageBlured:        flags.Blurred,
+		LowImageResolution: flags.LowResolution,
+		LowImageWeight:     flags.LowWeight,
+	}
+	if p.ReturnCrops {
+		jpg, err := r.store.Get(ctx, oreq.JPEGKey)
+		if err != nil {
+			return Item{}, fmt.Errorf("pipeline: read crop: %w", err)
+		}
+		item.Crop = "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(jpg)
+	}
+	return item, nil
+}
+
+func round4(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }
+
+// sortItems orders items by page, then top-to-bottom, left-to-right: two
+// documents whose vertical extents mostly overlap are in one row and go
+// left to right.
+func sortItems(items []Item) {
+	box := func(it Item) (x0, y0, y1 float64) {
+		x0, y0, y1 = 1e18, 1e18, -1e18
+		for _, c := range it.Document.Coords {
+			x0, y0, y1 = min(x0, float64(c[0])), min(y0, float64(c[1])), max(y1, float64(c[1]))
+		}
+		return
+	}
+	sort.SliceStable(items, func(i, j int) bool {
+		a, b := items[i], items[j]
+		if a.Document.Page != b.Document.Page {
+			return a.Document.Page < b.Document.Page
+		}
+		ax, ay0, ay1 := box(a)
+		bx, by0, by1 := box(b)
+		overlap := min(ay1, by1) - max(ay0, by0)
+		if overlap > 0.5*min(ay1-ay0, by1-by0) {
+			return ax < bx
+		}
+		return ay0 < by0
+	})
+}
+
+// call sends one stage request and records its round trip.
+func call[Req, Resp any](ctx context.Context, r *Runner, stage string, req Req) (Resp, error) {
+	start := time.Now()
+	out, err := bus.Request[Req, Resp](ctx, r.nc, stage, req)
+	r.metrics.ObserveRequest(stage, time.Since(start))
+	return out, err
+}

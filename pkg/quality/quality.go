@@ -1,0 +1,264 @@
+// Package quality measures the image quality of a document crop (exposure,
+// sharpness, size) and turns the measurements into the API's flags using
+// the request's thresholds. The score definitions are documented in
+// docs/quality.md.
+package quality
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"slices"
+
+	"gocv.io/x/gocv"
+
+	"docsuite/pkg/cvimg"
+)
+
+// MeasureSide is the longer side, in pixels, that a crop is shrunk to
+// (never enlarged) before its scores are measured, so that the scores
+// describe the document at a fixed reading scale.
+const MeasureSide = 1024
+
+// Scores are the measurements of one crop.
+type Scores struct {
+	// ExposureHigh in [0, 1]: how much of the document is lost to
+	// highlights, the larger of the wash-out of its darkest ink and the
+	// share of it under blown-out glare (see docs/quality.md).
+	ExposureHigh float64
+	// ExposureLow in [0, 1]: the share of the document at least as bright
+	// as mid-grey paper; a very dark document has almost none.
+	ExposureLow float64
+	// Sharpness in [1, 10]: the ratio of edge energy before and after an
+	// extra Gaussian blur of sigma 2 px at the measuring scale; about 1 for
+	// a blurred document, 2 or more for a sharp one.
+	Sharpness float64
+	// ShortSide is the crop's shorter side in pixels.
+	ShortSide int
+}
+
+// Exposure values of Flags.Exposure.
+const (
+	Normal       = "normal"
+	Overexposed  = "overexposed"
+	Underexposed = "underexposed"
+)
+
+// Thresholds are the request's parameters.
+type Thresholds struct {
+	MinShape    int     // min_shape: shorter side below this is low resolution
+	MinFilesize int64   // min_filesize: file smaller than this (bytes) is low weight
+	MaxExposure float64 // max_exposure_score: ExposureHigh above this is overexposed
+	MinExposure float64 // min_exposure_score: ExposureLow below this is underexposed
+	MaxBlur     float64 // max_blur_score: Sharpness below this is blurred
+}
+
+// DefaultThresholds are the service's defaults.
+func DefaultThresholds() Thresholds {
+	return Thresholds{MinShape: 256, MinFilesize: 10240, MaxExposure: 0.4, MinExposure: 0.05, MaxBlur: 2}
+}
+
+// FlagSet is the per-item quality answer of the API.
+type FlagSet struct {
+	Exposure      string // image_exposure: normal, overexposed or underexposed
+	Blurred       bool   // image_blured
+	LowResolution bool   // low_image_resolution
+	LowWeight     bool   // low_image_weight
+}
+
+// Flags applies the request's thresholds to the scores of a crop of a file
+// of fileSize bytes. Overexposure wins when both exposure conditions hold.
+func Flags(s Scores, fileSize int64, t Thresholds) FlagSet {
+	f := FlagSet{Exposure: Normal}
+	switch {
+	case s.ExposureHigh > t.MaxExposure:
+		f.Exposure = Overexposed
+	case s.ExposureLow < t.MinExposure:
+		f.Exposure = Underexposed
+	}
+	f.Blurred = s.Sharpness < t.MaxBlur
+	f.LowResolution = s.ShortSide < t.MinShape
+	f.LowWeight = fileSize < t.MinFilesize
+	return f
+}
+
+// Measure scores a document crop. An empty image scores as fully
+// underexposed and blurred with a short side of 0.
+func Measure(img image.Image) Scores {
+	s, err := measure(img)
+	if err != nil {
+		return Scores{Sharpness: 1}
+	}
+	return s
+}
+
+func measure(img image.Image) (Scores, error) {
+	b := img.Bounds()
+	gray, _, err := cvimg.GrayScaled(img, MeasureSide)
+	if err != nil {
+		return Scores{}, fmt.Errorf("quality: luma: %w", err)
+	}
+	defer gray.Close()
+	pix, err := gray.DataPtrUint8()
+	if err != nil {
+		return Scores{}, fmt.Errorf("quality: read luma: %w", err)
+	}
+	lum := plane{pix: pix, w: gray.Cols(), h: gray.Rows()}
+	hist := lum.histogram()
+	return Scores{
+		ExposureHigh: math.Max(washout(hist), glare(lum, hist)),
+		ExposureLow:  litShare(hist),
+		Sharpness:    sharpness(gray),
+		ShortSide:    min(b.Dx(), b.Dy()),
+	}, nil
+}
+
+// plane is an 8-bit luma image without row padding.
+type plane struct {
+	pix  []uint8
+	w, h int
+}
+
+type histogram [256]int
+
+func (p plane) histogram() histogram {
+	var h histogram
+	for _, v := range p.pix {
+		h[v]++
+	}
+	return h
+}
+
+// percentile returns the smallest level at or below which a share q of
+// the pixels lies.
+func (h *histogram) percentile(q float64) int {
+	n := 0
+	for _, c := range h {
+		n += c
+	}
+	need := int(math.Ceil(q * float64(n)))
+	acc := 0
+	for v, c := range h {
+		acc += c
+		if acc >= need {
+			return v
+		}
+	}
+	return 255
+}
+
+// share returns the fraction of pixels with level >= lo.
+func (h *histogram) share(lo int) float64 {
+	n, k := 0, 0
+	for v, c := range h {
+		n += c
+		if v >= lo {
+			k += c
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(k) / float64(n)
+}
+
+// Exposure score parameters (see docs/quality.md).
+const (
+	inkPercentile = 0.01 // the "darkest ink" level of a document
+	inkNormal     = 96   // ink at or below this level is not washed out at all
+	clipLevel     = 250  // a pixel this bright has lost its detail
+	litLevel      = 96   // paper reaching this level is lit
+	glareFull     = 0.25 // this share of the document under glare scores 1
+	tileGrid      = 16   // glare is looked for on a 16 x 16 grid of tiles
+)
+
+// washout maps the darkest ink level (1st percentile of luma) linearly from
+// inkNormal (0) to white (1): on a blown-out document even the ink is pale.
+func washout(h histogram) float64 {
+	ink := float64(h.percentile(inkPercentile))
+	return clamp01((ink - inkNormal) / (255 - inkNormal))
+}
+
+// glare is the share of the document covered by blown-out tiles that are
+// brighter than the document's own paper, scaled so that glareFull of the
+// area scores 1. On a document whose paper is itself at the clipping level
+// (a white-paper scan) a bright tile cannot be told from paper and glare is
+// 0; wash-out still catches an overexposed scan.
+func glare(p plane, h histogram) float64 {
+	tw, th := max(1, p.w/tileGrid), max(1, p.h/tileGrid)
+	var paper []int
+	var clipped []float64
+	for ty := 0; ty+th <= p.h; ty += th {
+		for tx := 0; tx+tw <= p.w; tx += tw {
+			var th2 histogram
+			for y := ty; y < ty+th; y++ {
+				for _, v := range p.pix[y*p.w+tx : y*p.w+tx+tw] {
+					th2[v]++
+				}
+			}
+			paper = append(paper, th2.percentile(0.9))
+			clipped = append(clipped, th2.share(clipLevel))
+		}
+	}
+	if len(paper) == 0 {
+		return 0
+	}
+	// The document's paper level: the median of the tiles' bright level.
+	sorted := append([]int(nil), paper...)
+	slices.Sort(sorted)
+	level := sorted[len(sorted)/2]
+	if level >= clipLevel-10 {
+		return 0
+	}
+	blown := 0
+	for _, c := range clipped {
+		if c >= 0.6 {
+			blown++
+		}
+	}
+	return clamp01(float64(blown) / float64(len(clipped)) / glareFull)
+}
+
+// litShare is the fraction of pixels at least litLevel bright.
+func litShare(h histogram) float64 { return h.share(litLevel) }
+
+// sharpness is E(I) / E(G2 * I), where E is the mean squared Sobel
+// gradient and G2 a Gaussian of sigma 2 px, clamped to [1, 10]. For an edge
+// blurred with sigma s it is sqrt(s^2 + 4) / s: 4.1 for s = 0.5, 2.2 for
+// s = 1, 1.4 for s = 2. A crop without edges scores 10.
+func sharpness(gray gocv.Mat) float64 {
+	e0 := gradEnergy(gray)
+	blur := gocv.NewMat()
+	defer blur.Close()
+	gocv.GaussianBlur(gray, &blur, image.Pt(0, 0), 2, 2, gocv.BorderReplicate)
+	e2 := gradEnergy(blur)
+	if e2 < 1e-3 {
+		return 10
+	}
+	return math.Max(1, math.Min(10, e0/e2))
+}
+
+func gradEnergy(m gocv.Mat) float64 {
+	var sum float64
+	for _, d := range [][2]int{{1, 0}, {0, 1}} {
+		g := gocv.NewMat()
+		gocv.Sobel(m, &g, gocv.MatTypeCV32F, d[0], d[1], 3, 1, 0, gocv.BorderReplicate)
+		sq := gocv.NewMat()
+		gocv.Multiply(g, g, &sq)
+		sum += sq.Mean().Val1
+		g.Close()
+		sq.Close()
+	}
+	return sum
+}
+
+func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
+
+func grayOf(img image.Image) (plane, gocv.Mat, error) {
+	gray, _, err := cvimg.GrayScaled(img, MeasureSide)
+	if err != nil {
+		return plane{}, gray, err
+	}
+	pix, _ := gray.DataPtrUint8()
+	return plane{pix: pix, w: gray.Cols(), h: gray.Rows()}, gray, nil
+}

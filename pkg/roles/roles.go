@@ -1,0 +1,123 @@
+// Package roles wires each role of the suite from its configuration: the
+// same functions run a role as its own process (services/<role>) and all
+// roles together in the all-in-one (services/allinone).
+package roles
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"docsuite/pkg/bus"
+	"docsuite/pkg/config"
+	"docsuite/pkg/cropsvc"
+	"docsuite/pkg/gateway"
+	"docsuite/pkg/stages"
+	"docsuite/pkg/store"
+)
+
+// Deps are the connections a role runs on.
+type Deps struct {
+	NC    *nats.Conn
+	Store store.Store
+	Log   *slog.Logger
+	// Registry collects the process's metrics; Stages records stage timings on it.
+	Registry *prometheus.Registry
+	Stages   *bus.Metrics
+}
+
+// NewDeps bundles connections with a fresh metrics registry.
+func NewDeps(nc *nats.Conn, st store.Store, log *slog.Logger) Deps {
+	reg := prometheus.NewRegistry()
+	return Deps{NC: nc, Store: st, Log: log, Registry: reg, Stages: bus.NewMetrics(reg)}
+}
+
+// Connect opens the NATS connection and the store of a standalone role.
+func Connect(ctx context.Context, c config.Common, name string, log *slog.Logger) (Deps, func(), error) {
+	nc, err := bus.Connect(c.NATSURL, name, log)
+	if err != nil {
+		return Deps{}, nil, err
+	}
+	st, err := store.Open(ctx, c.Store)
+	if err != nil {
+		nc.Close()
+		return Deps{}, nil, err
+	}
+	return NewDeps(nc, st, log), func() { _ = nc.Drain() }, nil
+}
+
+// Gateway serves HTTP and runs async tasks until ctx ends.
+func Gateway(ctx context.Context, d Deps, cfg config.Gateway) error {
+	srv, err := gateway.New(ctx, cfg, d.NC, d.Store, d.Log, d.Registry, d.Stages)
+	if err != nil {
+		return err
+	}
+	errc := make(chan error, 2)
+	go func() { errc <- srv.RunTasks(ctx) }()
+	go func() { errc <- srv.Serve(ctx) }()
+	err = <-errc
+	if ctx.Err() == nil {
+		return err
+	}
+	<-errc
+	return nil
+}
+
+// Cropper serves the crop stage until ctx ends.
+func Cropper(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDir string) error {
+	svc := cropsvc.New(d.Store, tempDir, d.Log)
+	defer svc.Close()
+	return serveStage(ctx, d, c, w, stages.Crop, svc.Crop, func() bus.Readiness { return bus.Readiness{Ready: true} })
+}
+
+// serveStage runs one stage worker with its readiness probe until ctx ends.
+func serveStage[Req, Resp any](ctx context.Context, d Deps, c config.Common, w config.Worker, stage string,
+	h bus.Handler[Req, Resp], probe func() bus.Readiness) error {
+	wk, err := bus.Serve(d.NC, stage, bus.ServeOptions{Concurrency: w.Concurrency, Timeout: c.Timeout(), Log: d.Log,
+		Observe: d.Stages.HandleObserver(stage)}, h)
+	if err != nil {
+		return err
+	}
+	hs, err := bus.ServeHealth(d.NC, stage, probe)
+	if err != nil {
+		_ = wk.Stop()
+		return err
+	}
+	d.Log.Info("stage worker ready", "stage", stage, "ready", probe().Ready)
+	<-ctx.Done()
+	_ = hs.Unsubscribe()
+	return wk.Stop()
+}
+
+// Janitor removes stored objects older than PIPELINE_TIMEOUT +
+// COMPLETED_TASK_TTL_SECONDS every interval until ctx ends.
+func Janitor(ctx context.Context, d Deps, c config.Common, interval time.Duration) error {
+	maxAge := c.Timeout() + c.TTL()
+	sweep := func() {
+		cutoff := time.Now().Add(-maxAge)
+		for _, prefix := range []string{"tasks/", "results/"} {
+			n, size, err := store.DeleteOlder(ctx, d.Store, prefix, cutoff)
+			if err != nil {
+				d.Log.Warn("janitor sweep failed", "prefix", prefix, "err", err)
+				continue
+			}
+			if n > 0 {
+				d.Log.Info("janitor removed old objects", "prefix", prefix, "objects", n, "bytes", size, "older_than", maxAge.String())
+			}
+		}
+	}
+	sweep()
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+			sweep()
+		}
+	}
+}

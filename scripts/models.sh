@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Reproduces models/: synthetic crops from the document factory, then
+# docnet (type + orientation) trained on them with Debian's PyTorch (CPU),
+# calibrated, exported to ONNX and recorded in models/manifest.json.
+#   scripts/models.sh            data under .cache/train (kept between runs)
+#   MINUTES=40 scripts/models.sh a longer training budget
+# The data is made once per seed; delete .cache/train to remake it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=.cache/train
+minutes="${MINUTES:-16}"
+mkdir -p "$data" bin
+go build -o bin/synth ./tools/synth
+make_set() { # name scenes seed [flags]
+	local name=$1 n=$2 seed=$3
+	shift 3
+	if [[ -f "$data/$name/labels.csv" && -f "$data/$name/.done-$n-$seed" ]]; then
+		echo "synth: $data/$name already made"
+		return
+	fi
+	rm -rf "${data:?}/$name"
+	nice bin/synth -out "$data/$name" -n "$n" -seed "$seed" -crops -crop-size 256 -size 1000 "$@"
+	touch "$data/$name/.done-$n-$seed"
+}
+# Training crops are upright (the script turns them eight ways itself);
+# validation and test crops lie as the factory lays them.
+make_set train 3600 101 -turn 0 -mirror 0
+make_set train2 3600 102 -turn 0 -mirror 0
+make_set val 250 202
+make_set test 300 303
+nice /usr/bin/python3 scripts/train_docnet.py --train "$data/train" --train "$data/train2" --val "$data/val" \
+	--test "$data/test" --out models --size 96 --epochs 6 --threads "$(nproc)" --max-minutes "$minutes" \
+	--data-note "tools/synth -crops -crop-size 256 -size 1000: train 2x3600 upright scenes (seeds 101, 102), val 250 (seed 202), test 300 (seed 303)"
