@@ -17,21 +17,59 @@ import (
 	"docsuite/pkg/store"
 )
 
-// modelState is what a model-running role tells its readiness probe and
-// callers when the model could not be loaded.
-type modelState struct {
-	err error
+// model loads a model in the background so the role subscribes at once:
+// requests arriving while it loads wait for it instead of finding no
+// worker, and the health probe says "loading" until it is ready.
+type model[T any] struct {
+	done chan struct{}
+	v    T
+	err  error
 }
 
-func (s modelState) probe() bus.Readiness {
-	if s.err != nil {
-		return bus.Readiness{Ready: false, Reason: "model not loaded: " + s.err.Error()}
+func loadModel[T any](log interface{ Error(string, ...any) }, what string, open func() (T, error)) *model[T] {
+	m := &model[T]{done: make(chan struct{})}
+	go func() {
+		defer close(m.done)
+		m.v, m.err = open()
+		if m.err != nil {
+			log.Error(what+" model not loaded: requests answer 503 model_not_loaded", "err", m.err)
+		}
+	}()
+	return m
+}
+
+// get waits for the load; a failed load is the catalogue's model_not_loaded.
+func (m *model[T]) get(ctx context.Context) (T, error) {
+	var zero T
+	select {
+	case <-m.done:
+	case <-ctx.Done():
+		return zero, ctx.Err()
 	}
-	return bus.Readiness{Ready: true}
+	if m.err != nil {
+		return zero, apierr.Wrap(apierr.ModelNotLoaded, m.err, "Model not loaded: "+m.err.Error())
+	}
+	return m.v, nil
 }
 
-func (s modelState) notLoaded() error {
-	return apierr.Wrap(apierr.ModelNotLoaded, s.err, "Model not loaded: "+s.err.Error())
+func (m *model[T]) probe() bus.Readiness {
+	select {
+	case <-m.done:
+		if m.err != nil {
+			return bus.Readiness{Ready: false, Reason: "model not loaded: " + m.err.Error()}
+		}
+		return bus.Readiness{Ready: true}
+	default:
+		return bus.Readiness{Ready: false, Reason: "loading the model"}
+	}
+}
+
+// closeAfter releases a loaded model once the load has finished.
+func closeAfter[T interface{ Close() error }](m *model[T]) {
+	<-m.done
+	if m.err == nil {
+		_ = m.v.Close()
+	}
 }
 
 // readCrop loads a crop the cropper stored.
@@ -51,16 +89,14 @@ func readCrop(ctx context.Context, st store.Store, key string) (image.Image, err
 // model (or ONNX Runtime) it still serves, answering model_not_loaded, and
 // its health probe says why.
 func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m config.Models) error {
-	cl, err := classify.Open(classify.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: d.Log})
-	state := modelState{err: err}
-	if err != nil {
-		d.Log.Error("classifier model not loaded: classification answers 503", "err", err)
-	} else {
-		defer cl.Close()
-	}
+	mdl := loadModel(d.Log, "classifier", func() (*classify.Classifier, error) {
+		return classify.Open(classify.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: d.Log})
+	})
+	defer closeAfter(mdl)
 	h := func(ctx context.Context, req stages.ClassifyRequest) (stages.ClassifyReply, error) {
-		if cl == nil {
-			return stages.ClassifyReply{}, state.notLoaded()
+		cl, err := mdl.get(ctx)
+		if err != nil {
+			return stages.ClassifyReply{}, err
 		}
 		img, err := readCrop(ctx, d.Store, req.CropKey)
 		if err != nil {
@@ -68,19 +104,16 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 		}
 		return cl.Classify(ctx, img, req.DocTypes)
 	}
-	return serveStage(ctx, d, c, w, stages.Classify, h, state.probe)
+	return serveStage(ctx, d, c, w, stages.Classify, h, mdl.probe)
 }
 
 // Orienter serves the orient stage until ctx ends, writing the upright
 // crop as JPEG when asked.
 func Orienter(ctx context.Context, d Deps, c config.Common, w config.Worker, m config.Models) error {
-	or, err := orient.Open(orient.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: d.Log})
-	state := modelState{err: err}
-	if err != nil {
-		d.Log.Error("orienter model not loaded: orientation answers 503", "err", err)
-	} else {
-		defer or.Close()
-	}
+	mdl := loadModel(d.Log, "orienter", func() (*orient.Orienter, error) {
+		return orient.Open(orient.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: d.Log})
+	})
+	defer closeAfter(mdl)
 	h := func(ctx context.Context, req stages.OrientRequest) (stages.OrientReply, error) {
 		img, err := readCrop(ctx, d.Store, req.CropKey)
 		if err != nil {
@@ -88,8 +121,9 @@ func Orienter(ctx context.Context, d Deps, c config.Common, w config.Worker, m c
 		}
 		reply := stages.OrientReply{Confidence: 1}
 		if !req.Fixed {
-			if or == nil {
-				return stages.OrientReply{}, state.notLoaded()
+			or, err := mdl.get(ctx)
+			if err != nil {
+				return stages.OrientReply{}, err
 			}
 			if reply.Rotation, reply.Confidence, err = or.Orient(ctx, img); err != nil {
 				return stages.OrientReply{}, err
@@ -115,5 +149,5 @@ func Orienter(ctx context.Context, d Deps, c config.Common, w config.Worker, m c
 		}
 		return reply, nil
 	}
-	return serveStage(ctx, d, c, w, stages.Orient, h, state.probe)
+	return serveStage(ctx, d, c, w, stages.Orient, h, mdl.probe)
 }

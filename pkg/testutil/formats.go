@@ -11,14 +11,17 @@ import (
 	"testing"
 )
 
-// TestPage draws a w×h page: off-white paper, a dark cross through the
+// TestPage draws a w×h page: grainy off-white paper, a dark cross through the
 // middle and a red block in the top-left corner, so that size and
 // orientation can be checked after decoding.
 func TestPage(w, h int) *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
-			c := color.RGBA{245, 245, 240, 255}
+			// Paper with a faint deterministic grain, so that even the
+			// losslessly compressed formats weigh more than 1 KB.
+			g := uint8((x*7919 + y*104729 + x*y*31) % 13)
+			c := color.RGBA{240 + g/3, 240 + g/3, 234 + g/3, 255}
 			switch {
 			case x < w/6 && y < h/6:
 				c = color.RGBA{220, 20, 20, 255}

@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"crypto/rand"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"docsuite/pkg/testutil"
 )
 
 // TestErrorTable walks the seed's error table through the real service:
@@ -94,11 +98,15 @@ func TestMissingModelIs503(t *testing.T) {
 
 func TestHealthDocsAndMetrics(t *testing.T) {
 	in := startAllInOne(t, nil)
-	status, body := in.get(t, "/healthcheck")
-	if status != http.StatusOK || body["success"] != true || body["version"] == "" {
-		t.Fatalf("healthcheck: %d %v", status, body)
-	}
-	status, body = in.get(t, "/openapi.json")
+	// 503 while the models load, then 200.
+	testutil.Eventually(t, 60*time.Second, func() error {
+		status, body := in.get(t, "/healthcheck")
+		if status != http.StatusOK || body["success"] != true || body["version"] == "" {
+			return fmt.Errorf("healthcheck: %d %v", status, body)
+		}
+		return nil
+	})
+	status, body := in.get(t, "/openapi.json")
 	paths, _ := body["paths"].(map[string]any)
 	for _, p := range []string{"/pipelines/run/classify", "/pipelines/run/fraud", "/pipelines/run/fulltext", "/pipelines/run/recognize", "/classify", "/recognize", "/result/{task_id}", "/healthcheck"} {
 		if _, ok := paths[p]; !ok || status != 200 {
