@@ -1,22 +1,63 @@
-// Package fakecheck looks for traces of digital editors in a file's
-// metadata: the check_fake option of the classify API.
+// Package fakecheck looks for traces of digital image and PDF editors in a
+// file's raw bytes. It serves the check_fake=true option of the classify
+// API.
 //
-// It reads, from the raw bytes and without decoding any pixels: EXIF
-// Software (0x0131) and ProcessingSoftware (0x000B) in JPEG APP1, TIFF and
-// HEIC files; XMP packets (xmp:CreatorTool, photoshop:* properties,
-// xmpMM:History software agents); Photoshop image resource blocks (JPEG
-// APP13 "Photoshop 3.0"); PNG text chunks (Software, Comment and embedded
-// XMP); and the PDF Info dictionary (Producer, Creator, CreationDate,
-// ModDate).
+// Without decoding any pixels it reads:
 //
-// The verdict: Fake is true when any trace names an editor of the list in
-// editors.json (a "neutral" entry such as a scanner driver, a converter or
-// Acrobat Distiller is never an editor), or when a PDF was modified more
-// than a minute after its creation through an incremental update (more
-// than one %%EOF). A PDF whose ModDate alone differs is reported as a
-// reason without making the file fake, since many producers write both
-// dates at different moments. Camera and scanner originals carry no such
-// trace and come out false.
+//   - EXIF Software (0x0131) and ProcessingSoftware (0x000B) in JPEG APP1,
+//     TIFF, HEIC/AVIF, WebP and PNG eXIf, with a small TIFF-IFD reader of
+//     its own;
+//   - XMP packets: xmp:CreatorTool, tiff:Software, pdf:Producer, the
+//     softwareAgent of every xmpMM:History event, and the Photoshop-only
+//     properties photoshop:ColorMode, photoshop:ICCProfile,
+//     photoshop:History, photoshop:DocumentAncestors and
+//     photoshop:TextLayers (the photoshop namespace as such is not a trace:
+//     IPTC Core properties such as photoshop:City live in it and many
+//     programs write them);
+//   - Photoshop image resource blocks (JPEG APP13 "Photoshop 3.0", TIFF tag
+//     34377): blocks holding only what other programs write there too
+//     (IPTC-NAA 0x0404 and its digest 0x0425, the copyright flag and URL,
+//     embedded EXIF and XMP) are not a trace; any other resource is,
+//     attributed to the writer named in VersionInfo (0x0421) when there is
+//     one (a writer that is no editor is no trace) and to Adobe Photoshop
+//     otherwise;
+//   - the APP12 "Ducky" segment of Photoshop's Save for Web, and JPEG COM
+//     comments (GIMP writes "Created with GIMP");
+//   - JPEG quantization tables: the MD5 digest of the DQT segments, computed
+//     as ExifTool's JPEGDigest does, is looked up in dqt.json, which holds
+//     the Adobe Photoshop (Save As, Save for Web) and Lightroom export tables
+//     of ExifTool's JPEGDigest.pm (tested there against those programs).
+//     The Photoshop Express entry is left out because Canon ZoomBrowser,
+//     Sony Image Data Suite and the Pentax K10D use the same table;
+//   - PNG tEXt, zTXt and iTXt chunks (Software, Comment, Source and the XMP
+//     of "XML:com.adobe.xmp"), including the hex "Raw profile type exif/xmp"
+//     chunks ImageMagick writes when it converts a file;
+//   - the PDF Info dictionary (Producer, Creator, CreationDate, ModDate) in
+//     literal or hex strings, UTF-16BE with a byte order mark included, also
+//     inside Flate-compressed object streams, and the PDF's XMP metadata.
+//
+// Every metadata value is matched against the editor list of editors.json:
+// lower-case patterns found at a word start and not running on into a longer
+// word (so "canva" does not match "canvas"), with a "neutral" list that
+// always wins (converters, print drivers, scanner and OCR software, and
+// libraries such as Adobe PDF Library are not editors: converting a file is
+// not forging it). Adobe Acrobat counts as an editor when Acrobat Pro or
+// Standard itself saved the file; its conversion parts (Distiller,
+// PDFMaker, the Image Conversion, Paper Capture and Web Capture plug-ins,
+// Acrobat Scan) and Reader do not. Only values that name an editor become
+// reasons; camera firmware such as "HDR+ 1.0" or "Canon EOS" yields none.
+//
+// The verdict: Fake is true when a reason names an editor, or when a PDF
+// has ModDate more than 60 seconds after CreationDate and was saved again
+// through an incremental update (more "%%EOF" markers than its structure
+// needs: one, or two for a linearized file). A later ModDate alone is
+// reported as a reason with an empty Editor without making the file fake,
+// since many producers write the two dates at different moments.
+//
+// Check is bounded: it walks a file's structure or scans its bytes once or
+// twice, decodes at most 4096 metadata items, decompresses at most 64
+// streams and 8 MiB in total, allocates no more than about the file's size
+// even on crafted input, and never panics.
 package fakecheck
 
 import (
@@ -27,122 +68,216 @@ import (
 
 // Reason is one trace found.
 type Reason struct {
-	// Source is where it was found: exif, xmp, photoshop_irb, png_text or pdf_info.
+	// Source is where the trace was found: exif, heic_exif, xmp,
+	// photoshop_irb, jpeg_app12, jpeg_comment, jpeg_quantization,
+	// png_text or pdf_info.
 	Source string `json:"source"`
-	// Field is the metadata field, e.g. Software, CreatorTool, Producer.
+	// Field is the metadata field, e.g. Software, CreatorTool,
+	// xmpMM:History, Producer or ModDate.
 	Field string `json:"field"`
-	// Value is the field's value (at most 200 characters).
+	// Value is the value found, cut to at most 200 bytes.
 	Value string `json:"value"`
-	// Editor is the canonical editor name, empty for traces that name none.
+	// Editor is the canonical editor name from editors.json; it is empty
+	// for traces that name no editor, such as a modification after
+	// creation.
 	Editor string `json:"editor,omitempty"`
 }
 
 // Result is the verdict on one file.
 type Result struct {
-	Fake    bool
+	// Fake is true when the file carries a trace of an editor (see the
+	// package documentation for the exact rule).
+	Fake bool
+	// Reasons lists the traces found, in the order they were found.
 	Reasons []Reason
 }
+
+// maxValue is the longest value a Reason keeps.
+const maxValue = 200
 
 //go:embed editors.json
 var editorsJSON []byte
 
+//go:embed dqt.json
+var dqtJSON []byte
+
 type editor struct {
-	Name  string   `json:"name"`
-	Match []string `json:"match"`
+	Name   string   `json:"name"`
+	Match  []string `json:"match"`
+	Except []string `json:"except"`
 }
 
-type editorList struct {
-	Editors []editor `json:"editors"`
-	Neutral []string `json:"neutral"`
+type dqtEntry struct {
+	Digest string `json:"digest"`
+	Editor string `json:"editor"`
+	Label  string `json:"label"`
 }
 
-// list is parsed once from the embedded, read-only data file.
-var list = func() editorList {
-	var l editorList
+var (
+	editors []editor
+	neutral []string
+	dqtSigs = map[string]dqtEntry{}
+)
+
+func init() {
+	var l struct {
+		Editors []editor `json:"editors"`
+		Neutral []string `json:"neutral"`
+	}
 	if err := json.Unmarshal(editorsJSON, &l); err != nil {
 		panic("fakecheck: editors.json: " + err.Error())
 	}
-	return l
-}()
+	editors, neutral = l.Editors, l.Neutral
+	var d struct {
+		Tables []dqtEntry `json:"tables"`
+	}
+	if err := json.Unmarshal(dqtJSON, &d); err != nil {
+		panic("fakecheck: dqt.json: " + err.Error())
+	}
+	for _, e := range d.Tables {
+		dqtSigs[e.Digest] = e
+	}
+}
 
-// editorOf names the editor a metadata value points at, or "".
+// editorOf returns the canonical name of the editor a metadata value names,
+// or "" when it names none or names a neutral tool.
 func editorOf(value string) string {
 	v := strings.ToLower(value)
-	for _, n := range list.Neutral {
-		if strings.Contains(v, n) {
+	for _, n := range neutral {
+		if hasWord(v, n) {
 			return ""
 		}
 	}
-	for _, e := range list.Editors {
-		for _, m := range e.Match {
-			if strings.Contains(v, m) {
-				return e.Name
-			}
+	for _, e := range editors {
+		if !anyWord(v, e.Match) || anyWord(v, e.Except) {
+			continue
 		}
+		return e.Name
 	}
 	return ""
 }
 
+func anyWord(v string, patterns []string) bool {
+	for _, p := range patterns {
+		if hasWord(v, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWord reports whether p occurs in v starting at a word start and not
+// running on into a longer word, so that "canva" does not match "canvas".
+func hasWord(v, p string) bool {
+	for off := 0; off+len(p) <= len(v); {
+		i := strings.Index(v[off:], p)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(p)
+		if (i == 0 || !isAlnum(v[i-1])) && (end == len(v) || !isLetter(v[end])) {
+			return true
+		}
+		off = i + 1
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isAlnum(c byte) bool  { return isLetter(c) || c >= '0' && c <= '9' }
+
 // Check inspects a file's bytes. It never fails: unreadable metadata
 // simply yields no reasons.
 func Check(data []byte) Result {
-	var c collector
+	c := collector{budget: inflateBudget}
 	switch {
-	case len(data) >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF:
+	case hasPrefix(data, "\xFF\xD8\xFF"):
 		c.jpeg(data)
-	case strings.HasPrefix(string(data[:min(len(data), 8)]), "\x89PNG\r\n\x1a\n"):
+	case hasPrefix(data, "\x89PNG\r\n\x1a\n"):
 		c.png(data)
-	case strings.HasPrefix(string(data[:min(len(data), 4)]), "II*\x00"), strings.HasPrefix(string(data[:min(len(data), 4)]), "MM\x00*"):
-		c.exif(data)
-		c.xmp(data)
-	case strings.Contains(string(data[:min(len(data), 1024)]), "%PDF-"):
+	case hasPrefix(data, "II*\x00"), hasPrefix(data, "MM\x00*"):
+		c.tiff(data, "exif")
+	case isPDF(data):
 		c.pdf(data)
-		c.xmp(data)
+	case len(data) >= 12 && hasPrefix(data, "RIFF") && string(data[8:12]) == "WEBP":
+		c.webp(data)
+	case isHEIF(data):
+		c.heif(data)
 	default:
-		// HEIC/HEIF and anything else: EXIF inside an Exif item and XMP
-		// packets are found by scanning the bytes.
-		if i := strings.Index(string(data[:min(len(data), 1<<20)]), "Exif\x00\x00"); i >= 0 {
-			c.exif(data[i+6:])
-		}
-		c.xmp(data)
+		// GIF, DJVU and anything else: only XMP packets can be found.
+		c.xmpScan(data)
 	}
 	return c.result()
 }
 
+func hasPrefix(b []byte, p string) bool {
+	return len(b) >= len(p) && string(b[:len(p)]) == p
+}
+
 // collector gathers reasons without duplicates.
 type collector struct {
-	reasons  []Reason
-	seen     map[Reason]bool
-	modified bool // a PDF incrementally updated after creation
+	reasons []Reason
+	// modified is set for a PDF saved again after its creation.
+	modified bool
+	// budget is what decompression may still produce, in bytes.
+	budget int
+	// items counts the metadata items decoded so far.
+	items int
+	// inflates counts the streams decompressed so far.
+	inflates int
+	// dqtKey is a JPEG's quantization digest with its sampling factors.
+	dqtKey string
+	// depth counts nested containers (EXIF in resource blocks in EXIF).
+	depth int
 }
 
-func (c *collector) add(source, field, value string) {
-	value = strings.TrimSpace(strings.Trim(value, "\x00"))
-	if value == "" {
-		return
+// maxDepth bounds the nesting of containers inside one another.
+const maxDepth = 4
+
+func (c *collector) enter() bool {
+	if c.depth >= maxDepth {
+		return false
 	}
-	if len(value) > 200 {
-		value = value[:200]
-	}
-	r := Reason{Source: source, Field: field, Value: value, Editor: editorOf(value)}
-	if c.seen == nil {
-		c.seen = map[Reason]bool{}
-	}
-	if !c.seen[r] {
-		c.seen[r] = true
-		c.reasons = append(c.reasons, r)
+	c.depth++
+	return true
+}
+
+func (c *collector) leave() { c.depth-- }
+
+// maxItems bounds how many metadata items (strings, comments, text
+// chunks, XMP packets, IFDs, resource blocks) one file may have decoded,
+// which bounds the work and the memory spent on a file crafted with
+// millions of tiny items.
+const maxItems = 4096
+
+// spend reports whether one more metadata item may be decoded.
+func (c *collector) spend() bool {
+	c.items++
+	return c.items <= maxItems
+}
+
+// value records a metadata value when it names an editor.
+func (c *collector) value(source, field, v string) {
+	if ed := editorOf(v); ed != "" {
+		c.add(source, field, v, ed)
 	}
 }
 
-// note records a trace that is telling in itself (a Photoshop resource
-// block) under a fixed editor.
-func (c *collector) note(source, field, value, editor string) {
-	r := Reason{Source: source, Field: field, Value: value, Editor: editor}
-	if c.seen == nil {
-		c.seen = map[Reason]bool{}
+// add records a reason once.
+func (c *collector) add(source, field, v, editor string) {
+	v = strings.TrimSpace(strings.Trim(v, "\x00"))
+	if len(v) > maxValue {
+		v = v[:maxValue]
 	}
-	if !c.seen[r] {
-		c.seen[r] = true
+	v = strings.ToValidUTF8(v, "")
+	r := Reason{Source: source, Field: field, Value: v, Editor: editor}
+	for _, o := range c.reasons {
+		if o == r {
+			return
+		}
+	}
+	if len(c.reasons) < 64 {
 		c.reasons = append(c.reasons, r)
 	}
 }
