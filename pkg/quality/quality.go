@@ -185,9 +185,25 @@ func washout(h histogram) float64 {
 // (a white-paper scan) a bright tile cannot be told from paper and glare is
 // 0; wash-out still catches an overexposed scan.
 func glare(p plane, h histogram) float64 {
+	level, clipped := tiles(p)
+	if len(clipped) == 0 || level >= clipLevel-10 {
+		return 0
+	}
+	blown := 0
+	for _, c := range clipped {
+		if c >= 0.6 {
+			blown++
+		}
+	}
+	return clamp01(float64(blown) / float64(len(clipped)) / glareFull)
+}
+
+// tiles splits the plane into a tileGrid × tileGrid grid and returns the
+// document's paper level (the median over tiles of each tile's 90th
+// percentile) and each tile's share of clipped pixels.
+func tiles(p plane) (paperLevel int, clipped []float64) {
 	tw, th := max(1, p.w/tileGrid), max(1, p.h/tileGrid)
 	var paper []int
-	var clipped []float64
 	for ty := 0; ty+th <= p.h; ty += th {
 		for tx := 0; tx+tw <= p.w; tx += tw {
 			var th2 histogram
@@ -201,22 +217,10 @@ func glare(p plane, h histogram) float64 {
 		}
 	}
 	if len(paper) == 0 {
-		return 0
+		return 0, nil
 	}
-	// The document's paper level: the median of the tiles' bright level.
-	sorted := append([]int(nil), paper...)
-	slices.Sort(sorted)
-	level := sorted[len(sorted)/2]
-	if level >= clipLevel-10 {
-		return 0
-	}
-	blown := 0
-	for _, c := range clipped {
-		if c >= 0.6 {
-			blown++
-		}
-	}
-	return clamp01(float64(blown) / float64(len(clipped)) / glareFull)
+	slices.Sort(paper)
+	return paper[len(paper)/2], clipped
 }
 
 // litShare is the fraction of pixels at least litLevel bright.
