@@ -22,18 +22,18 @@ import (
 )
 
 type options struct {
-	out, gallery         string
-	n, start, workers    int
-	seed                 uint64
-	crops, pdf           bool
-	cropSize             int
-	cropJitter           float64
-	maxPages             int
-	cfg                  synth.Config
-	fxScale              float64
-	types                string
-	perRow, galleryCount int
-	cpuProfile           string
+	out, gallery      string
+	n, start, workers int
+	seed              uint64
+	crops, pdf        bool
+	cropSize          int
+	cropJitter        float64
+	maxPages          int
+	cfg               synth.Config
+	fxScale           float64
+	types             string
+	galleryCount      int
+	cpuProfile        string
 }
 
 func parseFlags(args []string) (*options, error) {
