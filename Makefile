@@ -30,10 +30,12 @@ run: deps build
 	$(BIN)/allinone
 
 ## test: lint, unit and integration tests (in-process NATS, real MinIO,
-## end-to-end HTTP against the all-in-one), then a short fuzz run.
+## end-to-end HTTP against the all-in-one), the production topology as
+## processes behind nginx, then a short fuzz run.
 test: deps $(MINIO) $(STATICCHECK)
 	$(MAKE) --no-print-directory lint
 	MINIO_REQUIRED=1 ONNXRUNTIME_LIB=$(ORT_LIB) go test -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
+	$(MAKE) --no-print-directory topology-test
 	$(MAKE) --no-print-directory fuzz
 
 ## deps: Debian packages and the ONNX Runtime library (cached, sha256-checked).
@@ -70,6 +72,23 @@ models: deps
 
 synth: deps
 	go run ./tools/synth -out $(or $(OUT),synth-out) -n $(or $(N),100) -seed $(or $(SEED),1)
+
+## eval: accuracy on the real data against a fresh all-in-one; report in
+## docs/accuracy.md (plots beside it).
+eval: build
+	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -real ../shared/realdata -out docs/accuracy.md'
+
+## bench: latency and throughput of a fresh all-in-one; report in docs/benchmarks.md.
+bench: build
+	scripts/with-allinone.sh sh -c 'go run ./tools/bench -url $$DOCSUITE_URL -pids $$DOCSUITE_PID -out docs/benchmarks.md $(BENCH_ARGS)'
+
+## topology-test: the production topology as separate processes (nats-server,
+## MinIO, every role, nginx) exercised through nginx.
+topology-test: deps $(MINIO) build
+	TOPOLOGY=1 go test -count=1 -timeout 20m -run TestTopology -v ./tools/topology/
+
+synth-gallery:
+	scripts/synth.sh gallery
 
 clean:
 	rm -rf $(BIN) data

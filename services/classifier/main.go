@@ -17,7 +17,7 @@ func main() {
 		Name:     "classifier",
 		Config:   &cfg,
 		Common:   func() config.Common { return cfg.Common },
-		Validate: cfg.Common.Validate,
+		Validate: func() error { return cfg.Common.Validate() },
 		Models:   func() config.Models { return cfg.Models },
 		Run: func(ctx context.Context, log *slog.Logger) error {
 			d, closeFn, err := roles.Connect(ctx, cfg.Common, "classifier", log)

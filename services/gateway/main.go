@@ -18,7 +18,7 @@ func main() {
 		Name:     "gateway",
 		Config:   &cfg,
 		Common:   func() config.Common { return cfg.Common },
-		Validate: cfg.Validate,
+		Validate: func() error { return cfg.Validate() },
 		Run: func(ctx context.Context, log *slog.Logger) error {
 			d, closeFn, err := roles.Connect(ctx, cfg.Common, "gateway", log)
 			if err != nil {

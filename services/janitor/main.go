@@ -20,7 +20,7 @@ func main() {
 		Name:     "janitor",
 		Config:   &cfg,
 		Common:   func() config.Common { return cfg.Common },
-		Validate: cfg.Common.Validate,
+		Validate: func() error { return cfg.Common.Validate() },
 		Run: func(ctx context.Context, log *slog.Logger) error {
 			st, err := store.Open(ctx, cfg.Store)
 			if err != nil {

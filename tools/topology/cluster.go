@@ -84,10 +84,11 @@ func (o *Options) defaults() {
 // answers. On error the processes already started are stopped.
 func Start(ctx context.Context, o Options) (c *Cluster, err error) {
 	o.defaults()
-	c = &Cluster{opts: o, MinioAccess: "docsuite", MinioSecret: "docsuite-topology-secret"}
+	started := &Cluster{opts: o, MinioAccess: "docsuite", MinioSecret: "docsuite-topology-secret"}
+	c = started
 	defer func() {
 		if err != nil {
-			c.Stop()
+			started.Stop() // c is nil on the error returns
 		}
 	}()
 	for _, d := range []string{"bin", "logs", "nats", "minio", "nginx/conf"} {

@@ -2,6 +2,7 @@ package topology
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -194,23 +196,40 @@ func testErrors(t *testing.T, a *api) {
 // testPriorities queues low-priority tasks, then one of priority 9, and
 // counts how many of the earlier low ones finish after it.
 func testPriorities(t *testing.T, a *api, w *taskWatch) {
-	const lows = 16
-	submit := func(prio int, seed uint64) string {
-		r, err := a.postFile(fmt.Sprintf("/pipelines/run/classify?async=true&priority=%d", prio), "image", docJPEG(t, 1600, 1200, seed), nil)
+	const lows = 40
+	submit := func(prio int, data []byte) (string, error) {
+		r, err := a.postFile(fmt.Sprintf("/pipelines/run/classify?async=true&priority=%d", prio), "image", data, nil)
 		if err != nil || r.status != http.StatusOK {
-			t.Fatalf("async accept: %v %d %s", err, r.status, r.raw)
+			return "", fmt.Errorf("async accept: %v %d %s", err, r.status, r.raw)
 		}
 		id := fmt.Sprint(r.body["task_id"])
 		if !hex32.MatchString(id) {
-			t.Fatalf("task_id %q", id)
+			return "", fmt.Errorf("task_id %q", id)
 		}
-		return id
+		return id, nil
 	}
-	var low []string
+	// The low tasks are uploaded at once so that a backlog builds up
+	// faster than the runners drain it; the high one follows.
+	low := make([]string, lows)
+	errs := make([]error, lows)
+	files := make([][]byte, lows)
+	for i := range files {
+		files[i] = docJPEG(t, 1600, 1200, uint64(100+i))
+	}
+	highFile := docJPEG(t, 1600, 1200, 999)
+	var wg sync.WaitGroup
 	for i := range lows {
-		low = append(low, submit(1, uint64(100+i)))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			low[i], errs[i] = submit(1, files[i])
+		}()
 	}
-	high := submit(9, 999)
+	wg.Wait()
+	high, err := submit(9, highFile)
+	if err := errors.Join(append(errs, err)...); err != nil {
+		t.Fatal(err)
+	}
 	r, err := a.get("/result/" + low[lows-1])
 	if err != nil {
 		t.Fatal(err)
