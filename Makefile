@@ -80,7 +80,7 @@ eval: build
 
 ## bench: latency and throughput of a fresh all-in-one; report in docs/benchmarks.md.
 bench: build
-	scripts/with-allinone.sh sh -c 'go run ./tools/bench -url $$DOCSUITE_URL -pids $$DOCSUITE_PID -out docs/benchmarks.md $(BENCH_ARGS)'
+	scripts/bench.sh $(BENCH_ARGS)
 
 ## topology-test: the production topology as separate processes (nats-server,
 ## MinIO, every role, nginx) exercised through nginx.

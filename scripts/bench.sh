@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# make bench: inputs from the document factory (made once under
+# .cache/bench), then tools/bench against a fresh all-in-one and against
+# the process topology behind nginx; the two reports are joined into
+# docs/benchmarks.md. Extra arguments go to tools/bench.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=.cache/bench
+# One ~2 MP photo with one document; a batch of 90 photo and scan scenes
+# with 1 to 4 documents and 10 multi-page PDF scans.
+if [[ ! -f $data/.done-v2 ]]; then
+	rm -rf "$data"
+	go run ./tools/synth -out "$data/single" -n 1 -seed 777 -min-docs 1 -max-docs 1
+	go run ./tools/synth -out "$data/batch" -n 90 -seed 778
+	go run ./tools/synth -out "$data/pdf" -n 10 -seed 779 -pdf -max-pages 3
+	cp "$data"/pdf/*.pdf "$data/batch/"
+	touch "$data/.done-v2"
+fi
+args=(-single "$data/single/scene_000000.jpg" -batch "$data/batch" "$@")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+scripts/with-allinone.sh sh -c 'go run ./tools/bench -url "$DOCSUITE_URL" -pids "$DOCSUITE_PID" -label all-in-one -out "$0/benchmarks-allinone.md" "$@"' "$tmp" "${args[@]}"
+
+go build -o bin/cluster ./tools/topology/cmd/cluster
+bin/cluster -info "$tmp/cluster.env" 2> "$tmp/cluster.log" &
+cluster=$!
+for _ in $(seq 1 240); do
+	[[ -s $tmp/cluster.env ]] && break
+	kill -0 "$cluster" 2>/dev/null || { cat "$tmp/cluster.log" >&2; exit 1; }
+	sleep 0.5
+done
+# shellcheck disable=SC1091
+source "$tmp/cluster.env"
+go run ./tools/bench -url "$DOCSUITE_URL" -pids "$DOCSUITE_PIDS" -label "topology through nginx (2 gateways, 1 of each worker)" \
+	-out "$tmp/benchmarks-topology.md" "${args[@]}" || { kill "$cluster"; exit 1; }
+kill "$cluster"
+wait "$cluster" || true
+cat "$tmp/benchmarks-allinone.md" <(echo) "$tmp/benchmarks-topology.md" > docs/benchmarks.md
+cp "$tmp"/*.png docs/
+echo "wrote docs/benchmarks.md"
