@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"docsuite/pkg/apierr"
+	"docsuite/pkg/licensed"
 	"docsuite/pkg/params"
 	"docsuite/pkg/pipeline"
 	"docsuite/pkg/tasks"
@@ -46,6 +47,10 @@ func (s *Server) accept(c *gin.Context) (*accepted, error) {
 	in := pipeline.Input{TaskID: id, InputKey: tasks.InputPrefix(id) + "input", Size: int64(len(up.data))}
 	if err := s.store.Put(c.Request.Context(), in.InputKey, up.data); err != nil {
 		return nil, apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
+	}
+	// One accepted request for the license report's usage counter.
+	if err := licensed.CountRequest(s.nc); err != nil {
+		s.log.Warn("license usage not counted", "err", err)
 	}
 	return &accepted{in: in, owner: c.GetString(ownerKey)}, nil
 }
