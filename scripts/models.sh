@@ -4,11 +4,13 @@
 # calibrated, exported to ONNX and recorded in models/manifest.json.
 #   scripts/models.sh            data under .cache/train (kept between runs)
 #   MINUTES=40 scripts/models.sh a longer training budget
+#   THREADS=1 scripts/models.sh  leave cores to other work (default: all)
 # The data is made once per seed; delete .cache/train to remake it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=.cache/train
 minutes="${MINUTES:-16}"
+threads="${THREADS:-$(nproc)}"
 mkdir -p "$data" bin
 go build -o bin/synth ./tools/synth
 make_set() { # name scenes seed [flags]
@@ -29,5 +31,5 @@ make_set train2 3600 102 -turn 0 -mirror 0
 make_set val 250 202
 make_set test 300 303
 nice /usr/bin/python3 scripts/train_docnet.py --train "$data/train" --train "$data/train2" --val "$data/val" \
-	--test "$data/test" --out models --size 96 --epochs 6 --threads "$(nproc)" --max-minutes "$minutes" \
+	--test "$data/test" --out models --size 96 --epochs 6 --threads "$threads" --max-minutes "$minutes" \
 	--data-note "tools/synth -crops -crop-size 256 -size 1000: train 2x3600 upright scenes (seeds 101, 102), val 250 (seed 202), test 300 (seed 303)"
