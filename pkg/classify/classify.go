@@ -75,8 +75,8 @@ func (c *Classifier) Close() error {
 }
 
 // Classify returns the crop's type. With docTypes, only those types and
-// the special classes (other, not_document, empty) are candidates and the
-// probabilities are renormalised over them. A document type whose
+// the special classes (other, not_document, empty) are candidates, the
+// probabilities are renormalised over them and Top lists only them. A document type whose
 // probability is below the manifest's other_threshold becomes `other`
 // with confidence 1 - p, the probability that it is not that type.
 func (c *Classifier) Classify(ctx context.Context, img image.Image, docTypes []string) (stages.ClassifyReply, error) {
@@ -86,6 +86,9 @@ func (c *Classifier) Classify(ctx context.Context, img image.Image, docTypes []s
 		return stages.ClassifyReply{}, fmt.Errorf("classify: %w", err)
 	}
 	p := c.head.Probabilities(out[TypeHead])
+	// order holds the candidates: every class, or under a doc_type list
+	// the listed types and the special classes, renormalised.
+	order := make([]int, 0, len(p))
 	if len(docTypes) > 0 {
 		allowed := map[string]bool{}
 		for _, t := range docTypes {
@@ -93,20 +96,18 @@ func (c *Classifier) Classify(ctx context.Context, img image.Image, docTypes []s
 		}
 		sum := 0.0
 		for i, t := range c.head.Classes {
-			if !allowed[t] && !c.special[i] {
-				p[i] = 0
+			if allowed[t] || c.special[i] {
+				order = append(order, i)
+				sum += p[i]
 			}
-			sum += p[i]
 		}
+		for _, i := range order {
+			p[i] /= sum // sum > 0: the special classes are always candidates
+		}
+	} else {
 		for i := range p {
-			if sum > 0 {
-				p[i] /= sum
-			}
+			order = append(order, i)
 		}
-	}
-	order := make([]int, len(p))
-	for i := range order {
-		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return p[order[a]] > p[order[b]] })
 	best := order[0]

@@ -2,6 +2,8 @@ package classify
 
 import (
 	"context"
+	"math"
+	"slices"
 	"testing"
 
 	"docsuite/pkg/doctypes"
@@ -43,46 +45,67 @@ func heldOutCrops(t *testing.T, scenes int) []synth.Crop {
 func TestAccuracyOnHeldOutSynthetic(t *testing.T) {
 	c := open(t)
 	crops := heldOutCrops(t, 60)
-	right := 0
+	right, rejected := 0, 0
 	for _, cr := range crops {
 		r, err := c.Classify(context.Background(), cr.Img, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Confidence < 0 || r.Confidence > 1 || len(r.Top) == 0 {
+		if r.Confidence < 0 || r.Confidence > 1 || len(r.Top) != topN {
 			t.Fatalf("reply %+v", r)
+		}
+		// The answer is the most probable class unless that is a document
+		// type below the manifest's threshold, which answers other.
+		best := r.Top[0]
+		want := best.Type
+		if !doctypes.IsSpecial(best.Type) && best.Probability < c.other {
+			want = doctypes.Other
+			rejected++
+		}
+		if r.Type != want {
+			t.Errorf("answer %s, best %+v, threshold %v: want %s", r.Type, best, c.other, want)
 		}
 		if r.Type == cr.Type {
 			right++
 		}
 	}
 	acc := float64(right) / float64(len(crops))
-	t.Logf("type accuracy %.3f on %d held-out synthetic crops", acc, len(crops))
+	t.Logf("type accuracy %.3f on %d held-out synthetic crops (%d below the threshold answered other)", acc, len(crops), rejected)
 	if acc < 0.6 {
 		t.Errorf("type accuracy %.3f, want at least 0.6", acc)
 	}
 }
 
 // TestDocTypesRestrictTheAnswer checks a doc_type list keeps the answer
-// within the list and the special classes.
+// and the runners-up within the list and the special classes, with
+// probabilities renormalised over those candidates.
 func TestDocTypesRestrictTheAnswer(t *testing.T) {
 	c := open(t)
 	crops := heldOutCrops(t, 6)
-	allowed := []string{"passport_main", "snils_front"}
-	for _, cr := range crops {
-		r, err := c.Classify(context.Background(), cr.Img, allowed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Type != "passport_main" && r.Type != "snils_front" && !doctypes.IsSpecial(r.Type) {
-			t.Errorf("answer %s outside the list", r.Type)
-		}
-		sum := 0.0
-		for _, s := range r.Top {
-			sum += s.Probability
-		}
-		if sum > 1.0001 {
-			t.Errorf("top probabilities sum to %.4f", sum)
+	for _, allowed := range [][]string{{"passport_main"}, {"passport_main", "snils_front"}} {
+		inList := func(ty string) bool { return slices.Contains(allowed, ty) || doctypes.IsSpecial(ty) }
+		for _, cr := range crops {
+			r, err := c.Classify(context.Background(), cr.Img, allowed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !inList(r.Type) {
+				t.Errorf("%v: answer %s outside the list", allowed, r.Type)
+			}
+			// Up to topN runners-up, and here every candidate fits in.
+			if len(r.Top) != len(allowed)+3 {
+				t.Errorf("%v: %d runners-up, want every candidate: %+v", allowed, len(r.Top), r.Top)
+			}
+			sum := 0.0
+			for _, s := range r.Top {
+				if !inList(s.Type) {
+					t.Errorf("%v: runner-up %s outside the list", allowed, s.Type)
+				}
+				sum += s.Probability
+			}
+			if math.Abs(sum-1) > 1e-9 {
+				t.Errorf("%v: candidate probabilities sum to %.6f, want 1", allowed, sum)
+			}
 		}
 	}
 }
