@@ -2,6 +2,8 @@ package classify
 
 import (
 	"context"
+	"fmt"
+	"image"
 	"math"
 	"slices"
 	"testing"
@@ -107,5 +109,41 @@ func TestDocTypesRestrictTheAnswer(t *testing.T) {
 				t.Errorf("%v: candidate probabilities sum to %.6f, want 1", allowed, sum)
 			}
 		}
+	}
+}
+
+// BenchmarkClassify times one crop (preprocessing and the model on one
+// thread), as the classifier worker runs it: a factory crop (about 256
+// pixels) and a 1200×800 one, the size of a document cut from a photo.
+func BenchmarkClassify(b *testing.B) {
+	c, err := Open(Options{Dir: "models", Threads: 1})
+	if err != nil {
+		b.Skipf("model not available (make models): %v", err)
+	}
+	defer c.Close()
+	g, err := synth.New(synth.Config{Seed: 7, Size: 1000, Effects: synth.DefaultEffects()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	crops, err := g.Crops(context.Background(), 0, 256, 0.01)
+	if err != nil || len(crops) == 0 {
+		b.Fatal(err, len(crops))
+	}
+	small := crops[0].Img
+	sb := small.Bounds()
+	big := image.NewRGBA(image.Rect(0, 0, 1200, 800))
+	for y := 0; y < 800; y++ {
+		for x := 0; x < 1200; x++ {
+			big.Set(x, y, small.At(sb.Min.X+x*sb.Dx()/1200, sb.Min.Y+y*sb.Dy()/800))
+		}
+	}
+	for _, img := range []image.Image{crops[0].Img, big} {
+		b.Run(fmt.Sprintf("%dx%d", img.Bounds().Dx(), img.Bounds().Dy()), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := c.Classify(context.Background(), img, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

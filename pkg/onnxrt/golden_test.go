@@ -3,10 +3,13 @@ package onnxrt
 import (
 	"encoding/binary"
 	"encoding/json"
+	"image"
+	"image/draw"
 	"image/png"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -64,6 +67,16 @@ func TestTensorMatchesTrainingGolden(t *testing.T) {
 			if len(raw) != 4*len(got) {
 				t.Fatalf("golden has %d floats, Tensor made %d", len(raw)/4, len(got))
 			}
+			// The same pixels as a window of a larger image (offset bounds,
+			// wider stride) and as another image type give the same tensor.
+			if slices.Compare(spec.Tensor(nil, window(img)), got) != 0 {
+				t.Errorf("a window of a larger image gives another tensor")
+			}
+			nrgba := image.NewNRGBA(img.Bounds())
+			draw.Draw(nrgba, nrgba.Bounds(), img, img.Bounds().Min, draw.Src)
+			if slices.Compare(spec.Tensor(nil, nrgba), got) != 0 {
+				t.Errorf("the image as NRGBA gives another tensor")
+			}
 			// One 8-bit level is 1/255/std ≈ 0.0157 here: 1e-5 admits
 			// float32 rounding only, never a different pixel.
 			worst, at := 0.0, 0
@@ -79,6 +92,24 @@ func TestTensorMatchesTrainingGolden(t *testing.T) {
 					worst, at/plane, at%plane/g.Size, at%g.Size)
 			}
 		})
+	}
+}
+
+// window copies img into the middle of a larger image of the same type
+// and returns that part as a sub-image.
+func window(img image.Image) image.Image {
+	b := img.Bounds()
+	big := image.Rect(-7, -5, b.Dx()+9, b.Dy()+4)
+	at := image.Rect(0, 0, b.Dx(), b.Dy())
+	switch img.(type) {
+	case *image.Gray:
+		g := image.NewGray(big)
+		draw.Draw(g, at, img, b.Min, draw.Src)
+		return g.SubImage(at)
+	default:
+		m := image.NewRGBA(big)
+		draw.Draw(m, at, img, b.Min, draw.Src)
+		return m.SubImage(at)
 	}
 }
 
@@ -104,5 +135,18 @@ func TestManifestUsesTrainingNormalisation(t *testing.T) {
 			t.Errorf("model %s: scale %v mean %v std %v, training uses %v %v %v",
 				s.Name, in.Scale, in.Mean, in.Std, g.Scale, g.Mean, g.Std)
 		}
+	}
+}
+
+// BenchmarkTensor times preprocessing of a 1200×800 crop to 96×96.
+func BenchmarkTensor(b *testing.B) {
+	img := image.NewRGBA(image.Rect(0, 0, 1200, 800))
+	for i := range img.Pix {
+		img.Pix[i] = uint8(i * 7)
+	}
+	spec := InputSpec{Height: 96, Width: 96, Scale: 1.0 / 255, Mean: [3]float64{0.5, 0.5, 0.5}, Std: [3]float64{0.25, 0.25, 0.25}}
+	dst := make([]float32, 0, 3*96*96)
+	for b.Loop() {
+		dst = spec.Tensor(dst[:0], img)
 	}
 }

@@ -11,9 +11,10 @@ import (
 // bilinear filter of Pillow's Image.resize(BILINEAR), the resampler the
 // training script uses, in Pillow's 8-bit fixed-point arithmetic so that
 // both sides see the same pixels; then NCHW RGB, (v*Scale - Mean) / Std.
+// A greyscale image gives three equal channels, as Pillow's
+// convert("RGB") does; alpha is ignored.
 func (in InputSpec) Tensor(dst []float32, img image.Image) []float32 {
-	rgba := toRGBA(img)
-	small := resizeBilinear(rgba, in.Width, in.Height)
+	small, ch := resize(img, in.Width, in.Height)
 	plane := in.Width * in.Height
 	base := len(dst)
 	dst = append(dst, make([]float32, 3*plane)...)
@@ -22,32 +23,37 @@ func (in InputSpec) Tensor(dst []float32, img image.Image) []float32 {
 		scale := float32(in.Scale / in.Std[c])
 		shift := float32(in.Mean[c] / in.Std[c])
 		o := out[c*plane : (c+1)*plane]
-		for i := 0; i < plane; i++ {
-			o[i] = float32(small[4*i+c])*scale - shift
+		src := small[min(c, ch-1):]
+		for i := range o {
+			o[i] = float32(src[ch*i])*scale - shift
 		}
 	}
 	return dst
 }
 
-// toRGBA returns the image's pixels as tightly packed RGBA.
-func toRGBA(img image.Image) *image.RGBA {
+// source returns the image's pixels tightly packed, one byte per pixel
+// for greyscale images and four (RGBA) for every other kind.
+func source(img image.Image) (pix []uint8, bpp int) {
 	b := img.Bounds()
-	if r, ok := img.(*image.RGBA); ok && r.Stride == 4*b.Dx() && b.Min == (image.Point{}) {
-		return r
-	}
-	out := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-	if g, ok := img.(*image.Gray); ok {
-		for y := 0; y < b.Dy(); y++ {
-			row := g.Pix[y*g.Stride : y*g.Stride+b.Dx()]
-			o := out.Pix[y*out.Stride:]
-			for x, v := range row {
-				o[4*x], o[4*x+1], o[4*x+2], o[4*x+3] = v, v, v, 255
-			}
+	w, h := b.Dx(), b.Dy()
+	switch m := img.(type) {
+	case *image.Gray:
+		if m.Stride == w && b.Min == (image.Point{}) {
+			return m.Pix[:w*h], 1
 		}
-		return out
+		pix = make([]uint8, w*h)
+		for y := 0; y < h; y++ {
+			copy(pix[y*w:(y+1)*w], m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):])
+		}
+		return pix, 1
+	case *image.RGBA:
+		if m.Stride == 4*w && b.Min == (image.Point{}) {
+			return m.Pix[:4*w*h], 4
+		}
 	}
+	out := image.NewRGBA(image.Rect(0, 0, w, h))
 	draw.Draw(out, out.Bounds(), img, b.Min, draw.Src)
-	return out
+	return out.Pix, 4
 }
 
 // precisionBits is Pillow's fixed-point precision for 8-bit resampling.
@@ -99,7 +105,12 @@ func coefficients(inSize, outSize int) (bounds []int, kernels [][]int32) {
 	return bounds, kernels
 }
 
-func clip8(v int64) uint8 {
+// half is the rounding term Pillow starts each sum with.
+const half = int32(1) << (precisionBits - 1)
+
+// clip8 takes a fixed-point sum back to 8 bits. Sums fit in int32 as in
+// Pillow: bilinear weights are non-negative and add up to 1<<precisionBits.
+func clip8(v int32) uint8 {
 	v >>= precisionBits
 	if v < 0 {
 		return 0
@@ -110,49 +121,86 @@ func clip8(v int64) uint8 {
 	return uint8(v)
 }
 
-// resizeBilinear resizes packed RGBA to w×h the way Pillow does: a
-// horizontal pass, then a vertical one, each rounded to 8 bits. Pillow
-// skips a pass whose size does not change.
-func resizeBilinear(src *image.RGBA, w, h int) []uint8 {
-	sw, sh := src.Bounds().Dx(), src.Bounds().Dy()
-	pix := src.Pix
+// resize squashes img to w×h the way Pillow's resize(BILINEAR) does on
+// the RGB image: a horizontal pass, then a vertical one, each rounded to
+// 8 bits, a pass skipped when its size does not change. It returns
+// packed pixels of ch channels: 1 for a greyscale image (Pillow would
+// resample three equal channels alike), else 3 (RGB).
+func resize(img image.Image, w, h int) (pix []uint8, ch int) {
+	b := img.Bounds()
+	sw, sh := b.Dx(), b.Dy()
+	pix, bpp := source(img)
+	ch = min(bpp, 3)
 	if sw != w {
-		bounds, kernels := coefficients(sw, w)
-		tmp := make([]uint8, 4*w*sh)
-		for y := 0; y < sh; y++ {
-			row := pix[y*4*sw:]
-			for xx := 0; xx < w; xx++ {
-				xmin, n := bounds[2*xx], bounds[2*xx+1]
-				k := kernels[xx]
-				for c := 0; c < 4; c++ {
-					ss := int64(1) << (precisionBits - 1)
-					for x := 0; x < n; x++ {
-						ss += int64(row[4*(x+xmin)+c]) * int64(k[x])
-					}
-					tmp[4*(y*w+xx)+c] = clip8(ss)
-				}
-			}
+		pix = horizontal(pix, sw, sh, bpp, w)
+	} else if bpp != ch {
+		rgb := make([]uint8, 3*sw*sh)
+		for i := 0; i < sw*sh; i++ {
+			copy(rgb[3*i:3*i+3], pix[4*i:4*i+3])
 		}
-		pix, sw = tmp, w
+		pix = rgb
 	}
 	if sh != h {
-		bounds, kernels := coefficients(sh, h)
-		out := make([]uint8, 4*w*h)
-		for yy := 0; yy < h; yy++ {
-			ymin, n := bounds[2*yy], bounds[2*yy+1]
-			k := kernels[yy]
-			for x := 0; x < 4*w; x++ {
-				ss := int64(1) << (precisionBits - 1)
-				for y := 0; y < n; y++ {
-					ss += int64(pix[(y+ymin)*4*sw+x]) * int64(k[y])
+		pix = vertical(pix, ch*w, sh, h)
+	}
+	return pix, ch
+}
+
+// horizontal resamples rows of sw pixels of bpp bytes (1: grey, 4: RGBA)
+// to w pixels of 1 or 3 bytes.
+func horizontal(src []uint8, sw, sh, bpp, w int) []uint8 {
+	bounds, kernels := coefficients(sw, w)
+	ch := min(bpp, 3)
+	out := make([]uint8, ch*w*sh)
+	for y := 0; y < sh; y++ {
+		row := src[y*bpp*sw : (y+1)*bpp*sw]
+		o := out[y*ch*w : (y+1)*ch*w]
+		for xx := 0; xx < w; xx++ {
+			xmin, n := bounds[2*xx], bounds[2*xx+1]
+			k := kernels[xx][:n]
+			seg := row[bpp*xmin : bpp*(xmin+n)]
+			if ch == 1 {
+				v := half
+				for x, kv := range k {
+					v += int32(seg[x]) * kv
 				}
-				out[4*w*yy+x] = clip8(ss)
+				o[xx] = clip8(v)
+				continue
+			}
+			r, g, bl := half, half, half
+			for x, kv := range k {
+				p := seg[4*x : 4*x+3 : 4*x+3]
+				r += int32(p[0]) * kv
+				g += int32(p[1]) * kv
+				bl += int32(p[2]) * kv
+			}
+			o[3*xx], o[3*xx+1], o[3*xx+2] = clip8(r), clip8(g), clip8(bl)
+		}
+	}
+	return out
+}
+
+// vertical resamples sh rows of rowBytes bytes to h rows, every byte
+// column on its own.
+func vertical(src []uint8, rowBytes, sh, h int) []uint8 {
+	bounds, kernels := coefficients(sh, h)
+	out := make([]uint8, rowBytes*h)
+	acc := make([]int32, rowBytes)
+	for yy := 0; yy < h; yy++ {
+		ymin, n := bounds[2*yy], bounds[2*yy+1]
+		for i := range acc {
+			acc[i] = half
+		}
+		for y, kv := range kernels[yy][:n] {
+			row := src[(ymin+y)*rowBytes : (ymin+y+1)*rowBytes]
+			for i, v := range row {
+				acc[i] += int32(v) * kv
 			}
 		}
-		return out
+		o := out[yy*rowBytes : (yy+1)*rowBytes]
+		for i, a := range acc {
+			o[i] = clip8(a)
+		}
 	}
-	if len(pix) == 4*w*h {
-		return pix
-	}
-	return pix[:4*w*h]
+	return out
 }
