@@ -51,7 +51,7 @@ func OpenAPI() obj {
 			"/pipelines/run/classify":  op("Classify documents (on-premises)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), false),
 			"/pipelines/run/recognize": op("Extract data (on-premises)", stageDesc("Classification, then field extraction per document."), "MethodResponse", params.RecognizeSpec(), false),
 			"/pipelines/run/fraud":     op("Check for forgery signs (on-premises)", stageDesc("Classification, then forgery signs per document."), "MethodResponse", params.ClassifySpec(), false),
-			"/pipelines/run/fulltext":  op("Full-text OCR (on-premises)", stageDesc("Basic OCR of every page."), "MethodResponse", params.ClassifySpec(), false),
+			"/pipelines/run/fulltext":  op("Full-text OCR (on-premises)", stageDesc("Basic OCR of every page (Tesseract, Russian and English): lines and words with confidence and coords, and the plain text; pages of the plain text are separated by a form feed."), "FulltextResponse", params.ClassifySpec(), false),
 			"/classify":                op("Classify documents (hosted-compatible)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), true),
 			"/recognize":               op("Extract data (hosted-compatible)", stageDesc("Classification, then field extraction."), "MethodResponse", params.RecognizeSpec(), true),
 			"/result/{task_id}": obj{"get": obj{"summary": "Result of an async task",
@@ -159,7 +159,8 @@ func schemas() obj {
 		"Pending": obj{"allOf": []obj{{"$ref": "#/components/schemas/Error"}, {"type": "object", "properties": obj{
 			"task_id": obj{"type": "string"}, "status": obj{"type": "string", "enum": []string{"queued", "running"}},
 			"progress": obj{"type": "object", "properties": obj{"pages_done": obj{"type": "integer"}, "pages_total": obj{"type": "integer"}}}}}}},
-		"MethodResponse": obj{"type": "object", "description": "Body of recognize, fraud or fulltext, as the serving stage answers it."},
+		"MethodResponse":   obj{"type": "object", "description": "Body of recognize or fraud, as the serving stage answers it."},
+		"FulltextResponse": fulltextSchema(),
 		"ClassifyResponse": obj{"type": "object", "required": []string{"task_id", "items", "pages_count", "page_count", "docs_count"}, "properties": obj{
 			"task_id":     obj{"type": "string", "pattern": "^[0-9a-f]{32}$"},
 			"items":       obj{"type": "array", "items": obj{"$ref": "#/components/schemas/Item"}},
@@ -185,4 +186,23 @@ func schemas() obj {
 			"low_image_resolution": obj{"type": "boolean"},
 			"low_image_weight":     obj{"type": "boolean"}}},
 	}
+}
+
+// fulltextSchema describes the body of /pipelines/run/fulltext.
+func fulltextSchema() obj {
+	quad := obj{"type": "array", "minItems": 4, "maxItems": 4, "description": "top-left, top-right, bottom-left, bottom-right [x, y] in the page's pixels",
+		"items": obj{"type": "array", "items": obj{"type": "integer"}}}
+	conf := obj{"type": "number", "minimum": 0, "maximum": 1, "description": "Tesseract's word confidence / 100 (a line: the mean of its words)"}
+	word := obj{"type": "object", "properties": obj{"text": obj{"type": "string"}, "confidence": conf, "coords": quad}}
+	line := obj{"type": "object", "properties": obj{"text": obj{"type": "string"}, "confidence": conf, "coords": quad,
+		"block": obj{"type": "integer", "description": "text block the line belongs to"}, "words": obj{"type": "array", "items": word}}}
+	page := obj{"type": "object", "properties": obj{"page": obj{"type": "integer", "description": "1-based"},
+		"width": obj{"type": "integer"}, "height": obj{"type": "integer"}, "text": obj{"type": "string"},
+		"lines": obj{"type": "array", "items": line}}}
+	return obj{"type": "object", "required": []string{"task_id", "pages", "text", "pages_count", "page_count"}, "properties": obj{
+		"task_id": obj{"type": "string", "pattern": "^[0-9a-f]{32}$"}, "pages": obj{"type": "array", "items": page},
+		"text":        obj{"type": "string", "description": "plain text of every page, pages separated by a form feed"},
+		"pages_count": obj{"type": "integer"}, "page_count": obj{"type": "integer", "description": "Same as pages_count."},
+		"code": obj{"type": "integer"}, "message": obj{"type": "string"}, "errno": obj{"type": "integer"},
+		"traceback": obj{"type": "string", "nullable": true}, "detail": obj{"type": "array", "items": obj{"type": "object"}}}}
 }

@@ -1,0 +1,211 @@
+// Package ocr reads the text of a page image with Tesseract 5 (Russian and
+// English) through its C API: words with their confidence and boxes,
+// grouped into lines and blocks, and the page's plain text.
+//
+// Tesseract runs single-threaded per page (OMP_THREAD_LIMIT=1 is set before
+// the first engine is created; the OpenMP build is seven times slower on
+// two cores otherwise). Engines are expensive to create (the language data
+// is loaded once per engine), so an Engine keeps a pool of them.
+package ocr
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/draw"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/otiai10/gosseract/v2"
+)
+
+// Languages are the Tesseract languages read by default.
+var Languages = []string{"rus", "eng"}
+
+// Word is one recognised word.
+type Word struct {
+	Text       string    `json:"text"`
+	Confidence float64   `json:"confidence"`
+	Coords     [4][2]int `json:"coords"`
+}
+
+// Line is one text line: its words joined by spaces.
+type Line struct {
+	Text       string    `json:"text"`
+	Confidence float64   `json:"confidence"`
+	Coords     [4][2]int `json:"coords"`
+	Block      int       `json:"block"`
+	Words      []Word    `json:"words"`
+}
+
+// Page is the text of one page image.
+type Page struct {
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	Text   string `json:"text"`
+	Lines  []Line `json:"lines"`
+}
+
+// Engine is a pool of Tesseract engines, safe for concurrent use.
+type Engine struct {
+	pool chan *gosseract.Client
+}
+
+// New creates size engines reading langs.
+func New(size int, langs ...string) (*Engine, error) {
+	if len(langs) == 0 {
+		langs = Languages
+	}
+	if os.Getenv("OMP_THREAD_LIMIT") == "" {
+		_ = os.Setenv("OMP_THREAD_LIMIT", "1")
+	}
+	e := &Engine{pool: make(chan *gosseract.Client, max(size, 1))}
+	for i := 0; i < max(size, 1); i++ {
+		c := gosseract.NewClient()
+		if err := c.SetLanguage(langs...); err != nil {
+			e.Close()
+			return nil, fmt.Errorf("ocr: languages %v: %w", langs, err)
+		}
+		e.pool <- c
+	}
+	return e, nil
+}
+
+// Close releases the engines.
+func (e *Engine) Close() {
+	for {
+		select {
+		case c := <-e.pool:
+			_ = c.Close()
+		default:
+			return
+		}
+	}
+}
+
+// Read recognises the text of img.
+func (e *Engine) Read(ctx context.Context, img image.Image) (Page, error) {
+	var c *gosseract.Client
+	select {
+	case c = <-e.pool:
+	case <-ctx.Done():
+		return Page{}, ctx.Err()
+	}
+	defer func() { e.pool <- c }()
+	b := img.Bounds()
+	if err := c.SetImageFromBytes(pnm(img)); err != nil {
+		return Page{}, fmt.Errorf("ocr: set image: %w", err)
+	}
+	boxes, err := c.GetBoundingBoxesVerbose()
+	if err != nil {
+		return Page{}, fmt.Errorf("ocr: recognise: %w", err)
+	}
+	page := Page{Width: b.Dx(), Height: b.Dy(), Lines: group(boxes)}
+	var text strings.Builder
+	for i, l := range page.Lines {
+		if i > 0 {
+			if l.Block != page.Lines[i-1].Block {
+				text.WriteString("\n\n")
+			} else {
+				text.WriteString("\n")
+			}
+		}
+		text.WriteString(l.Text)
+	}
+	page.Text = text.String()
+	return page, nil
+}
+
+// group collects words into lines in reading order.
+func group(boxes []gosseract.BoundingBox) []Line {
+	type key struct{ block, par, line int }
+	lines := map[key]*Line{}
+	var order []key
+	for _, bx := range boxes {
+		w := strings.TrimSpace(bx.Word)
+		if w == "" {
+			continue
+		}
+		k := key{bx.BlockNum, bx.ParNum, bx.LineNum}
+		l, ok := lines[k]
+		if !ok {
+			l = &Line{Block: bx.BlockNum}
+			lines[k] = l
+			order = append(order, k)
+		}
+		l.Words = append(l.Words, Word{Text: w, Confidence: round3(bx.Confidence / 100), Coords: quad(bx.Box)})
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if a.block != b.block {
+			return a.block < b.block
+		}
+		if a.par != b.par {
+			return a.par < b.par
+		}
+		return a.line < b.line
+	})
+	out := make([]Line, 0, len(order))
+	for _, k := range order {
+		l := lines[k]
+		r := image.Rectangle{}
+		texts := make([]string, len(l.Words))
+		sum := 0.0
+		for i, w := range l.Words {
+			texts[i] = w.Text
+			sum += w.Confidence
+			wr := image.Rect(w.Coords[0][0], w.Coords[0][1], w.Coords[3][0], w.Coords[3][1])
+			if i == 0 {
+				r = wr
+			} else {
+				r = r.Union(wr)
+			}
+		}
+		l.Text = strings.Join(texts, " ")
+		l.Confidence = round3(sum / float64(len(l.Words)))
+		l.Coords = quad(r)
+		out = append(out, *l)
+	}
+	return out
+}
+
+// quad is a box's corners in the API's order: top-left, top-right,
+// bottom-left, bottom-right.
+func quad(r image.Rectangle) [4][2]int {
+	return [4][2]int{{r.Min.X, r.Min.Y}, {r.Max.X, r.Min.Y}, {r.Min.X, r.Max.Y}, {r.Max.X, r.Max.Y}}
+}
+
+func round3(v float64) float64 { return float64(int64(v*1000+0.5)) / 1000 }
+
+// pnm encodes the image as binary PGM or PPM, which Leptonica reads
+// without the cost of PNG compression.
+func pnm(img image.Image) []byte {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	var buf bytes.Buffer
+	if g, ok := img.(*image.Gray); ok {
+		fmt.Fprintf(&buf, "P5\n%d %d\n255\n", w, h)
+		for y := 0; y < h; y++ {
+			buf.Write(g.Pix[(y+b.Min.Y-g.Rect.Min.Y)*g.Stride+(b.Min.X-g.Rect.Min.X):][:w])
+		}
+		return buf.Bytes()
+	}
+	rgba, ok := img.(*image.RGBA)
+	if !ok {
+		rgba = image.NewRGBA(image.Rect(0, 0, w, h))
+		draw.Draw(rgba, rgba.Bounds(), img, b.Min, draw.Src)
+		b = rgba.Bounds()
+	}
+	fmt.Fprintf(&buf, "P6\n%d %d\n255\n", w, h)
+	row := make([]byte, 3*w)
+	for y := 0; y < h; y++ {
+		src := rgba.Pix[(y+b.Min.Y-rgba.Rect.Min.Y)*rgba.Stride+4*(b.Min.X-rgba.Rect.Min.X):]
+		for x := 0; x < w; x++ {
+			row[3*x], row[3*x+1], row[3*x+2] = src[4*x], src[4*x+1], src[4*x+2]
+		}
+		buf.Write(row)
+	}
+	return buf.Bytes()
+}

@@ -1,0 +1,101 @@
+package roles
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"docsuite/pkg/apierr"
+	"docsuite/pkg/bus"
+	"docsuite/pkg/config"
+	"docsuite/pkg/cropsvc"
+	"docsuite/pkg/decode"
+	"docsuite/pkg/ocr"
+	"docsuite/pkg/params"
+	"docsuite/pkg/stages"
+)
+
+// FulltextPage is one page of a full-text answer.
+type FulltextPage struct {
+	Number int `json:"page"` // 1-based
+	ocr.Page
+}
+
+// FulltextResponse is the body of /pipelines/run/fulltext.
+type FulltextResponse struct {
+	TaskID     string         `json:"task_id"`
+	Pages      []FulltextPage `json:"pages"`
+	Text       string         `json:"text"`
+	PagesCount int            `json:"pages_count"`
+	PageCount  int            `json:"page_count"`
+	Code       int            `json:"code"`
+	Message    string         `json:"message"`
+	Errno      int            `json:"errno"`
+	Traceback  *string        `json:"traceback"`
+	Detail     []any          `json:"detail"`
+}
+
+// OCR serves the ocr stage until ctx ends: full-text OCR of every page.
+// Data extraction (recognize) is not part of this release; it answers 503
+// model_not_loaded naming what is missing, never an invented field.
+func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDir string) error {
+	eng, err := ocr.New(max(w.Concurrency, 1))
+	if err != nil {
+		d.Log.Error("OCR engine not available: fulltext answers 503", "err", err)
+	} else {
+		defer eng.Close()
+	}
+	h := func(ctx context.Context, req stages.MethodRequest) (json.RawMessage, error) {
+		switch {
+		case req.Method == "recognize":
+			return nil, apierr.New(apierr.ModelNotLoaded, "Data extraction (recognize) is not available in this release")
+		case req.Method != "fulltext":
+			return nil, fmt.Errorf("ocr: unknown method %q", req.Method)
+		case eng == nil:
+			return nil, apierr.Wrap(apierr.ModelNotLoaded, err, "OCR engine not loaded: "+err.Error())
+		}
+		return fulltext(ctx, d, eng, req, tempDir)
+	}
+	probe := func() bus.Readiness {
+		if eng == nil {
+			return bus.Readiness{Ready: false, Reason: "OCR engine not loaded: " + err.Error()}
+		}
+		return bus.Readiness{Ready: true}
+	}
+	return serveStage(ctx, d, c, w, stages.OCR, h, probe)
+}
+
+// fulltext decodes every page of the stored input and reads it.
+func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, req stages.MethodRequest, tempDir string) (json.RawMessage, error) {
+	var p params.Classify
+	if raw, err := json.Marshal(req.Params); err == nil {
+		_ = json.Unmarshal(raw, &p)
+	}
+	data, err := d.Store.Get(ctx, req.InputKey)
+	if err != nil {
+		return nil, apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
+	}
+	doc, err := decode.Open(ctx, data, decode.Options{DPI: p.DPI, Quality: p.Quality, PDFRawImages: p.PDFRawImages,
+		AutoPDFRawImages: p.AutoPDFRawImages, TempDir: tempDir})
+	if err != nil {
+		return nil, cropsvc.DecodeError(err)
+	}
+	defer doc.Close()
+	resp := FulltextResponse{TaskID: req.TaskID, PagesCount: doc.Pages(), PageCount: doc.Pages(), Code: 200, Message: "OK", Detail: []any{}}
+	for i := 0; i < doc.Pages(); i++ {
+		img, err := doc.Page(ctx, i)
+		if err != nil {
+			return nil, cropsvc.DecodeError(err)
+		}
+		page, err := eng.Read(ctx, img)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			resp.Text += "\f"
+		}
+		resp.Text += page.Text
+		resp.Pages = append(resp.Pages, FulltextPage{Number: i + 1, Page: page})
+	}
+	return json.Marshal(resp)
+}

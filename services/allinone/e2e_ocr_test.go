@@ -1,0 +1,59 @@
+package main
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"docsuite/pkg/testutil"
+)
+
+// TestFulltextReadsEveryPage sends a two-page PDF of printed text to
+// /pipelines/run/fulltext and checks the text of each page, and that
+// recognize says plainly it is not available rather than inventing fields.
+func TestFulltextReadsEveryPage(t *testing.T) {
+	testutil.Need(t, "convert", "img2pdf")
+	dir := t.TempDir()
+	for i, lines := range [][2]string{{"ПАСПОРТ ГРАЖДАНИНА", "HELLO WORLD 2026"}, {"Санкт-Петербург", "SECOND PAGE 42"}} {
+		name := []string{"p1.png", "p2.png"}[i]
+		testutil.Run(t, dir, "convert", "-size", "1000x400", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "40", "-fill", "black",
+			"-annotate", "+50+120", lines[0], "-annotate", "+50+260", lines[1], "-units", "PixelsPerInch", "-density", "150", name)
+	}
+	testutil.Run(t, dir, "img2pdf", "p1.png", "p2.png", "-o", "text.pdf")
+	data, err := os.ReadFile(filepath.Join(dir, "text.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := startAllInOne(t, nil)
+	status, body := in.post(t, "/pipelines/run/fulltext", "image", data)
+	if status != http.StatusOK {
+		t.Fatalf("fulltext: %d %v", status, body)
+	}
+	if body["pages_count"] != 2.0 || body["page_count"] != 2.0 {
+		t.Fatalf("page counts %v %v", body["pages_count"], body["page_count"])
+	}
+	pages, _ := body["pages"].([]any)
+	if len(pages) != 2 {
+		t.Fatalf("%d pages", len(pages))
+	}
+	want := [][]string{{"ПАСПОРТ", "ГРАЖДАНИНА", "HELLO", "WORLD", "2026"}, {"Санкт-Петербург", "SECOND", "PAGE", "42"}}
+	for i, p := range pages {
+		pg := p.(map[string]any)
+		text, _ := pg["text"].(string)
+		for _, w := range want[i] {
+			if !strings.Contains(text, w) {
+				t.Errorf("page %d text %q lacks %q", i+1, text, w)
+			}
+		}
+		lines, _ := pg["lines"].([]any)
+		if pg["page"] != float64(i+1) || len(lines) != 2 {
+			t.Errorf("page %v: %d lines", pg["page"], len(lines))
+		}
+	}
+	status, body = in.post(t, "/pipelines/run/recognize", "image", data)
+	if status != http.StatusServiceUnavailable || body["errno"] != 23.0 {
+		t.Errorf("recognize: %d %v", status, body)
+	}
+}
