@@ -28,10 +28,13 @@ ARG ORT_SHA256=ffb75a925ba05e47b235bb66e3e3911714a80b328a9c9425539feb204aa32a23
 RUN test -f models/manifest.json || { echo "models/manifest.json missing: run make models first" >&2; exit 1; } \
  && echo "${ORT_SHA256}  .cache/onnxruntime/libonnxruntime.so.1" | sha256sum -c - \
  || { echo "ONNX Runtime library missing or wrong: run scripts/install-onnxruntime.sh" >&2; exit 1; }
+# Every service module whose package is a command (one module per role, so
+# ./services/... does not match across them: list each one).
 RUN --mount=type=cache,target=/root/.cache/go-build --mount=type=cache,target=/go/pkg/mod \
     mkdir -p /out/bin \
- && for dir in $(go list -f '{{if eq .Name "main"}}{{.Dir}}{{end}}' ./services/...); do \
+ && for dir in services/*/; do \
       role=$(basename "$dir"); \
+      [[ $(go list -f '{{.Name}}' "./services/$role") == main ]] || continue; \
       go build -trimpath -ldflags="-s -w" -o "/out/bin/$role" "./services/$role" || exit 1; \
     done \
  && ls /out/bin
