@@ -76,7 +76,7 @@ func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, req stages.MethodReq
 		return nil, apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
 	}
 	doc, err := decode.Open(ctx, data, decode.Options{DPI: p.DPI, Quality: p.Quality, PDFRawImages: p.PDFRawImages,
-		AutoPDFRawImages: p.AutoPDFRawImages, TempDir: tempDir})
+		AutoPDFRawImages: p.AutoPDFRawImages, MaxPages: req.MaxPages, MaxPixels: req.MaxPixels, TempDir: tempDir})
 	if err != nil {
 		return nil, cropsvc.DecodeError(err)
 	}

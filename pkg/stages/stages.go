@@ -115,6 +115,9 @@ type MethodRequest struct {
 	InputKey string `json:"input_key"`
 	Size     int64  `json:"size"`
 	Params   any    `json:"params"`
+	// MaxPages and MaxPixels are the deployment's decoding limits.
+	MaxPages  int   `json:"max_pages"`
+	MaxPixels int64 `json:"max_pixels"`
 }
 
 // MethodStage is the stage serving a method.

@@ -56,4 +56,10 @@ func TestFulltextReadsEveryPage(t *testing.T) {
 	if status != http.StatusServiceUnavailable || body["errno"] != 23.0 {
 		t.Errorf("recognize: %d %v", status, body)
 	}
+	// The deployment's page limit holds for OCR too.
+	limited := startAllInOne(t, map[string]string{"MAX_PAGES": "1"})
+	status, body = limited.post(t, "/pipelines/run/fulltext", "image", data)
+	if status != http.StatusUnprocessableEntity || body["errno"] != 17.0 {
+		t.Errorf("fulltext over MAX_PAGES: %d %v", status, body)
+	}
 }
