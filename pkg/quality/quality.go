@@ -105,10 +105,18 @@ func measure(img image.Image) (Scores, error) {
 	}
 	lum := plane{pix: pix, w: gray.Cols(), h: gray.Rows()}
 	hist := lum.histogram()
+	sharp := sharpness(gray)
+	high := glare(lum, hist)
+	// Blur spreads thin strokes and pales the darkest ink, which wash-out
+	// would read as overexposure: below washoutSharpness the crop is
+	// reported blurred and wash-out is not measured (glare still is).
+	if sharp >= washoutSharpness {
+		high = math.Max(high, washout(hist))
+	}
 	return Scores{
-		ExposureHigh: math.Max(washout(hist), glare(lum, hist)),
+		ExposureHigh: high,
 		ExposureLow:  litShare(hist),
-		Sharpness:    sharpness(gray),
+		Sharpness:    sharp,
 		ShortSide:    min(b.Dx(), b.Dy()),
 	}, nil
 }
@@ -170,6 +178,9 @@ const (
 	litLevel      = 96   // paper reaching this level is lit
 	glareFull     = 0.25 // this share of the document under glare scores 1
 	tileGrid      = 16   // glare is looked for on a 16 x 16 grid of tiles
+	// washoutSharpness is the sharpness below which wash-out is not
+	// measured: an edge blurred with sigma 1.6 px or more.
+	washoutSharpness = 1.8
 )
 
 // washout maps the darkest ink level (1st percentile of luma) linearly from

@@ -125,8 +125,8 @@ func glareSpot(img image.Image) *image.RGBA {
 
 // variantRate is the share of clean real bases on which a variant must
 // come out with exactly its expected flags. The known misses are logged:
-// blurring or shrinking a sparse document with thin strokes pales its ink
-// and can read as overexposure, and a white-paper scan's paper sits at the
+// shrinking a sparse document with thin strokes pales its ink and can read
+// as overexposure, and a white-paper scan's paper sits at the
 // clipping level where glare cannot be told from paper.
 const variantRate = 0.8
 
