@@ -190,9 +190,9 @@ func washout(h histogram) float64 {
 	return clamp01((ink - inkNormal) / (255 - inkNormal))
 }
 
-// glare is the share of the document covered by blown-out tiles that are
-// brighter than the document's own paper, scaled so that glareFull of the
-// area scores 1. On a document whose paper is itself at the clipping level
+// glare is the share of the document covered by blown-out tiles, away from
+// its edges, that are brighter than the document's own paper, scaled so
+// that glareFull of the area scores 1. On a document whose paper is itself at the clipping level
 // (a white-paper scan) a bright tile cannot be told from paper and glare is
 // 0; wash-out still catches an overexposed scan.
 func glare(p plane, h histogram) float64 {
@@ -200,9 +200,41 @@ func glare(p plane, h histogram) float64 {
 	if len(clipped) == 0 || level >= clipLevel-10 {
 		return 0
 	}
+	cols := p.w / max(1, p.w/tileGrid)
+	rows := len(clipped) / max(cols, 1)
+	if cols*rows != len(clipped) {
+		return 0
+	}
+	// A blown-out region that reaches the crop's edge is white background
+	// or margin left around the document; glare is a bright spot inside.
+	edge := make([]bool, len(clipped))
+	var stack []int
+	for i, c := range clipped {
+		x, y := i%cols, i/cols
+		if c >= 0.6 && (x == 0 || y == 0 || x == cols-1 || y == rows-1) {
+			edge[i] = true
+			stack = append(stack, i)
+		}
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		x, y := i%cols, i/cols
+		for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			nx, ny := x+d[0], y+d[1]
+			if nx < 0 || ny < 0 || nx >= cols || ny >= rows {
+				continue
+			}
+			j := ny*cols + nx
+			if !edge[j] && clipped[j] >= 0.6 {
+				edge[j] = true
+				stack = append(stack, j)
+			}
+		}
+	}
 	blown := 0
-	for _, c := range clipped {
-		if c >= 0.6 {
+	for i, c := range clipped {
+		if c >= 0.6 && !edge[i] {
 			blown++
 		}
 	}
@@ -210,8 +242,9 @@ func glare(p plane, h histogram) float64 {
 }
 
 // tiles splits the plane into a tileGrid × tileGrid grid and returns the
-// document's paper level (the median over tiles of each tile's 90th
-// percentile) and each tile's share of clipped pixels.
+// document's paper level (the median, over the tiles that are not blown
+// out, of each tile's 90th percentile; 255 when every tile is) and each
+// tile's share of clipped pixels.
 func tiles(p plane) (paperLevel int, clipped []float64) {
 	tw, th := max(1, p.w/tileGrid), max(1, p.h/tileGrid)
 	var paper []int
@@ -223,12 +256,18 @@ func tiles(p plane) (paperLevel int, clipped []float64) {
 					th2[v]++
 				}
 			}
-			paper = append(paper, th2.percentile(0.9))
-			clipped = append(clipped, th2.share(clipLevel))
+			c := th2.share(clipLevel)
+			clipped = append(clipped, c)
+			if c < 0.6 { // the paper level is read where it is not blown out
+				paper = append(paper, th2.percentile(0.9))
+			}
 		}
 	}
-	if len(paper) == 0 {
+	if len(clipped) == 0 {
 		return 0, nil
+	}
+	if len(paper) == 0 {
+		return 255, clipped
 	}
 	slices.Sort(paper)
 	return paper[len(paper)/2], clipped

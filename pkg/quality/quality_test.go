@@ -132,7 +132,7 @@ const variantRate = 0.8
 
 // glareRate is the same for the glare variant on bases whose paper is
 // below the clipping level (glare is undefined on the others); it is the
-// weakest score today (15 of 19 when written).
+// weakest score today (21 of 24 when written).
 const glareRate = 0.7
 
 // TestFlagsOnVariantsOfARealScan takes every real photo and scan that
