@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"time"
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
@@ -32,7 +34,7 @@ func NewMinio(ctx context.Context, c MinioConfig) (*Minio, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: minio client for %s: %w", c.Endpoint, err)
 	}
-	ok, err := cl.BucketExists(ctx, c.Bucket)
+	ok, err := bucketExists(ctx, cl, c.Bucket)
 	if err != nil {
 		return nil, fmt.Errorf("store: minio %s: bucket %s: %w", c.Endpoint, c.Bucket, err)
 	}
@@ -45,6 +47,28 @@ func NewMinio(ctx context.Context, c MinioConfig) (*Minio, error) {
 		}
 	}
 	return &Minio{client: cl, bucket: c.Bucket}, nil
+}
+
+// startupWait bounds how long a role waits for a MinIO server that
+// answers but is still initialising (it reports ready before its object
+// layer is up, answering "Server not initialized yet").
+const startupWait = 30 * time.Second
+
+// bucketExists asks whether the bucket exists, retrying while the server
+// is still initialising.
+func bucketExists(ctx context.Context, cl *minio.Client, bucket string) (bool, error) {
+	deadline := time.Now().Add(startupWait)
+	for delay := 100 * time.Millisecond; ; delay = min(2*delay, 2*time.Second) {
+		ok, err := cl.BucketExists(ctx, bucket)
+		if err == nil || !strings.Contains(err.Error(), "not initialized") || time.Now().After(deadline) {
+			return ok, err
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(delay):
+		}
+	}
 }
 
 // Put implements Store.
