@@ -108,16 +108,9 @@ func (s *Server) handleClassify(hosted bool) gin.HandlerFunc {
 			s.fail(c, err)
 			return
 		}
-		a, err := s.accept(c)
-		if err != nil {
-			s.fail(c, err)
-			return
-		}
-		if p.Async {
-			s.enqueue(c, a, methodClassify, p, p.Priority, p.TaskTags)
-			return
-		}
-		s.runSync(c, a, func(ctx context.Context) (any, error) { return s.pipe.Classify(ctx, a.in, p, nil) })
+		s.serve(c, methodClassify, p, p.Async, p.Priority, p.TaskTags, func(ctx context.Context, in pipeline.Input) (any, error) {
+			return s.pipe.Classify(ctx, in, p, nil)
+		})
 	}
 }
 
@@ -128,16 +121,9 @@ func (s *Server) handleRecognize(hosted bool) gin.HandlerFunc {
 			s.fail(c, err)
 			return
 		}
-		a, err := s.accept(c)
-		if err != nil {
-			s.fail(c, err)
-			return
-		}
-		if p.Async {
-			s.enqueue(c, a, methodRecognize, p, p.Priority, p.TaskTags)
-			return
-		}
-		s.runSync(c, a, func(ctx context.Context) (any, error) { return s.pipe.Method(ctx, methodRecognize, a.in, p, nil) })
+		s.serve(c, methodRecognize, p, p.Async, p.Priority, p.TaskTags, func(ctx context.Context, in pipeline.Input) (any, error) {
+			return s.pipe.Method(ctx, methodRecognize, in, p, nil)
+		})
 	}
 }
 
@@ -150,20 +136,27 @@ func (s *Server) handleStageMethod(method string, hosted bool) gin.HandlerFunc {
 			s.fail(c, err)
 			return
 		}
-		a, err := s.accept(c)
-		if err != nil {
-			s.fail(c, err)
-			return
-		}
-		if p.Async {
-			s.enqueue(c, a, method, p, p.Priority, p.TaskTags)
-			return
-		}
-		s.runSync(c, a, func(ctx context.Context) (any, error) { return s.pipe.Method(ctx, method, a.in, p, nil) })
+		s.serve(c, method, p, p.Async, p.Priority, p.TaskTags, func(ctx context.Context, in pipeline.Input) (any, error) {
+			return s.pipe.Method(ctx, method, in, p, nil)
+		})
 	}
 }
 
-// execTask runs one async task for the queue.
+// serve accepts the request's file, then queues it (async) or runs it now.
+func (s *Server) serve(c *gin.Context, method string, p any, async bool, priority int, tags []string,
+	run func(ctx context.Context, in pipeline.Input) (any, error)) {
+	a, err := s.accept(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if async {
+		s.enqueue(c, a, method, p, priority, tags)
+		return
+	}
+	s.runSync(c, a, func(ctx context.Context) (any, error) { return run(ctx, a.in) })
+}
+
 func (s *Server) execTask(ctx context.Context, job tasks.Job, progress tasks.Progress) ([]byte, error) {
 	in := pipeline.Input{TaskID: job.ID, InputKey: job.InputKey, Size: job.Size}
 	var res any
