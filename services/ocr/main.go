@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"log/slog"
 
 	"docsuite/pkg/cli"
 	"docsuite/pkg/config"
@@ -13,21 +12,7 @@ import (
 )
 
 func main() {
-	var cfg config.Stage
-	cli.Exit(cli.Role{
-		Name:     "ocr",
-		Config:   &cfg,
-		Common:   func() config.Common { return cfg.Common },
-		Validate: func() error { return cfg.Common.Validate() },
-		Models:   func() config.Models { return cfg.Models },
-		Run: func(ctx context.Context, log *slog.Logger) error {
-			d, closeFn, err := roles.Connect(ctx, cfg.Common, "ocr", log)
-			if err != nil {
-				return err
-			}
-			defer closeFn()
-			roles.ServeInternal(ctx, d, cfg.MetricsAddr)
-			return roles.OCR(ctx, d, cfg.Common, cfg.Worker, cfg.TempDir)
-		},
-	})
+	cli.Exit(roles.StageRole("ocr", func(ctx context.Context, d roles.Deps, cfg config.Stage) error {
+		return roles.OCR(ctx, d, cfg.Common, cfg.Worker, cfg.TempDir)
+	}))
 }
