@@ -48,12 +48,16 @@ type Page struct {
 	Lines  []Line `json:"lines"`
 }
 
-// Engine is a pool of Tesseract engines, safe for concurrent use.
+// Engine is a pool of Tesseract engines, safe for concurrent use. Engines
+// are created when requests need them, up to the pool's size; one is
+// created at once to check that the language data is there.
 type Engine struct {
-	pool chan *gosseract.Client
+	langs []string
+	idle  chan *gosseract.Client
+	slots chan struct{} // one per engine that may still be created
 }
 
-// New creates size engines reading langs.
+// New prepares up to size engines reading langs.
 func New(size int, langs ...string) (*Engine, error) {
 	if len(langs) == 0 {
 		langs = Languages
@@ -61,23 +65,54 @@ func New(size int, langs ...string) (*Engine, error) {
 	if os.Getenv("OMP_THREAD_LIMIT") == "" {
 		_ = os.Setenv("OMP_THREAD_LIMIT", "1")
 	}
-	e := &Engine{pool: make(chan *gosseract.Client, max(size, 1))}
-	for i := 0; i < max(size, 1); i++ {
-		c := gosseract.NewClient()
-		if err := c.SetLanguage(langs...); err != nil {
-			e.Close()
-			return nil, fmt.Errorf("ocr: languages %v: %w", langs, err)
-		}
-		e.pool <- c
+	size = max(size, 1)
+	e := &Engine{langs: langs, idle: make(chan *gosseract.Client, size), slots: make(chan struct{}, size-1)}
+	for i := 0; i < size-1; i++ {
+		e.slots <- struct{}{}
 	}
+	c, err := e.newClient()
+	if err != nil {
+		return nil, err
+	}
+	e.idle <- c
 	return e, nil
 }
 
-// Close releases the engines.
+func (e *Engine) newClient() (*gosseract.Client, error) {
+	c := gosseract.NewClient()
+	if err := c.SetLanguage(e.langs...); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("ocr: languages %v: %w", e.langs, err)
+	}
+	return c, nil
+}
+
+// acquire returns an idle engine, or a new one while the pool has room.
+func (e *Engine) acquire(ctx context.Context) (*gosseract.Client, error) {
+	select {
+	case c := <-e.idle:
+		return c, nil
+	default:
+	}
+	select {
+	case c := <-e.idle:
+		return c, nil
+	case <-e.slots:
+		c, err := e.newClient()
+		if err != nil {
+			e.slots <- struct{}{}
+		}
+		return c, err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Close releases the idle engines.
 func (e *Engine) Close() {
 	for {
 		select {
-		case c := <-e.pool:
+		case c := <-e.idle:
 			_ = c.Close()
 		default:
 			return
@@ -87,13 +122,11 @@ func (e *Engine) Close() {
 
 // Read recognises the text of img.
 func (e *Engine) Read(ctx context.Context, img image.Image) (Page, error) {
-	var c *gosseract.Client
-	select {
-	case c = <-e.pool:
-	case <-ctx.Done():
-		return Page{}, ctx.Err()
+	c, err := e.acquire(ctx)
+	if err != nil {
+		return Page{}, err
 	}
-	defer func() { e.pool <- c }()
+	defer func() { e.idle <- c }()
 	b := img.Bounds()
 	if err := c.SetImageFromBytes(pnm(img)); err != nil {
 		return Page{}, fmt.Errorf("ocr: set image: %w", err)

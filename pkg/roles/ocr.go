@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/bus"
@@ -39,7 +40,11 @@ type FulltextResponse struct {
 // Data extraction (recognize) is not part of this release; it answers 503
 // model_not_loaded naming what is missing, never an invented field.
 func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDir string) error {
-	eng, err := ocr.New(max(w.Concurrency, 1))
+	size := w.Concurrency
+	if size <= 0 {
+		size = runtime.NumCPU() // as many engines as requests the worker runs at once
+	}
+	eng, err := ocr.New(size)
 	if err != nil {
 		d.Log.Error("OCR engine not available: fulltext answers 503", "err", err)
 	} else {
