@@ -3,7 +3,9 @@ package decode
 import (
 	"encoding/binary"
 	"image"
-	"image/draw"
+
+	"docsuite/pkg/cvimg"
+	"docsuite/pkg/geom"
 )
 
 // exifOrientation returns the EXIF Orientation tag (1..8) of a JPEG's APP1
@@ -81,60 +83,18 @@ func tiffOrientation(t []byte) int {
 	return 0
 }
 
+// exifRotation is the rotation code (mirror left-right, then quarter turns
+// clockwise) that shows an image stored with EXIF orientation 1..8 as a
+// viewer does: 2 mirrored, 3 turned 180°, 4 mirrored vertically (mirror,
+// then 180°), 5 transposed (mirror, then 270°), 6 needing 90° clockwise,
+// 7 transversed (mirror, then 90°), 8 needing 270° clockwise.
+var exifRotation = [9]geom.Rotation{0, 0, 4, 2, 6, 7, 1, 5, 3}
+
 // applyOrientation turns an image stored with EXIF orientation o into the
 // image a viewer shows. 1 (or anything unknown) returns img unchanged.
-func applyOrientation(img image.Image, o int) image.Image {
+func applyOrientation(img image.Image, o int) (image.Image, error) {
 	if o <= 1 || o > 8 {
-		return img
+		return img, nil
 	}
-	b := img.Bounds()
-	w, h := b.Dx(), b.Dy()
-	// src(x, y) for destination (x, y), per orientation.
-	var src func(x, y int) (int, int)
-	dw, dh := w, h
-	switch o {
-	case 2: // mirrored horizontally
-		src = func(x, y int) (int, int) { return w - 1 - x, y }
-	case 3: // rotated 180
-		src = func(x, y int) (int, int) { return w - 1 - x, h - 1 - y }
-	case 4: // mirrored vertically
-		src = func(x, y int) (int, int) { return x, h - 1 - y }
-	case 5: // transposed
-		dw, dh = h, w
-		src = func(x, y int) (int, int) { return y, x }
-	case 6: // needs a 90° clockwise turn
-		dw, dh = h, w
-		src = func(x, y int) (int, int) { return y, h - 1 - x }
-	case 7: // transversed
-		dw, dh = h, w
-		src = func(x, y int) (int, int) { return w - 1 - y, h - 1 - x }
-	case 8: // needs a 90° counter-clockwise turn
-		dw, dh = h, w
-		src = func(x, y int) (int, int) { return w - 1 - y, x }
-	}
-	if g, ok := img.(*image.Gray); ok && b.Min == (image.Point{}) {
-		out := image.NewGray(image.Rect(0, 0, dw, dh))
-		for y := 0; y < dh; y++ {
-			row := out.Pix[y*out.Stride : y*out.Stride+dw]
-			for x := range row {
-				sx, sy := src(x, y)
-				row[x] = g.Pix[(sy)*g.Stride+sx]
-			}
-		}
-		return out
-	}
-	rgba, ok := img.(*image.RGBA)
-	if !ok || b.Min != (image.Point{}) {
-		rgba = image.NewRGBA(image.Rect(0, 0, w, h))
-		draw.Draw(rgba, rgba.Bounds(), img, b.Min, draw.Src)
-	}
-	out := image.NewRGBA(image.Rect(0, 0, dw, dh))
-	for y := 0; y < dh; y++ {
-		row := out.Pix[y*out.Stride : y*out.Stride+4*dw]
-		for x := 0; x < dw; x++ {
-			sx, sy := src(x, y)
-			copy(row[4*x:4*x+4], rgba.Pix[sy*rgba.Stride+4*sx:])
-		}
-	}
-	return out
+	return cvimg.Turn(img, exifRotation[o])
 }

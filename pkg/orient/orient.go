@@ -1,6 +1,6 @@
 // Package orient finds the rotation code that makes a document crop
-// upright (docnet's orientation head: 4 quarter turns × mirror) and turns
-// crops upright.
+// upright (docnet's orientation head: 4 quarter turns × mirror);
+// cvimg.Turn applies it.
 package orient
 
 import (
@@ -9,9 +9,6 @@ import (
 	"image"
 	"log/slog"
 
-	"gocv.io/x/gocv"
-
-	"docsuite/pkg/cvimg"
 	"docsuite/pkg/geom"
 	"docsuite/pkg/onnxrt"
 )
@@ -81,28 +78,4 @@ func (o *Orienter) Orient(ctx context.Context, img image.Image) (geom.Rotation, 
 		}
 	}
 	return geom.Rotation(best), p[best], nil
-}
-
-// Upright applies rotation code r to img: mirror left-right when r says
-// so, then k quarter turns clockwise.
-func Upright(img image.Image, r geom.Rotation) (image.Image, error) {
-	if r == 0 {
-		return img, nil
-	}
-	m, err := cvimg.BGR(img)
-	if err != nil {
-		return nil, fmt.Errorf("orient: %w", err)
-	}
-	defer m.Close()
-	if r.Mirrored() {
-		gocv.Flip(m, &m, 1)
-	}
-	if r.Turns() == 0 {
-		return cvimg.ToImage(m)
-	}
-	codes := [...]gocv.RotateFlag{gocv.Rotate90Clockwise, gocv.Rotate180Clockwise, gocv.Rotate90CounterClockwise}
-	turned := gocv.NewMat()
-	defer turned.Close()
-	gocv.Rotate(m, &turned, codes[r.Turns()-1])
-	return cvimg.ToImage(turned)
 }

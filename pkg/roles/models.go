@@ -11,6 +11,7 @@ import (
 	"docsuite/pkg/bus"
 	"docsuite/pkg/classify"
 	"docsuite/pkg/config"
+	"docsuite/pkg/cvimg"
 	"docsuite/pkg/orient"
 	"docsuite/pkg/rawimg"
 	"docsuite/pkg/stages"
@@ -132,7 +133,7 @@ func Orienter(ctx context.Context, d Deps, c config.Common, w config.Worker, m c
 		if req.JPEGKey == "" {
 			return reply, nil
 		}
-		up, err := orient.Upright(img, reply.Rotation)
+		up, err := cvimg.Turn(img, reply.Rotation)
 		if err != nil {
 			return stages.OrientReply{}, err
 		}

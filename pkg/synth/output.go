@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"image/draw"
 	"math"
 
-	"gocv.io/x/gocv"
-
+	"docsuite/pkg/cvimg"
 	"docsuite/pkg/geom"
 )
 
@@ -110,23 +110,16 @@ func (g *Generator) Crops(ctx context.Context, i, size int, jitter float64) ([]C
 }
 
 // Upright applies a rotation code to an image: mirror left-right when
-// the code says so, then turn clockwise k times.
+// the code says so, then turn clockwise k times. The result is a new image.
 func Upright(img *image.RGBA, r geom.Rotation) (*image.RGBA, error) {
-	m, err := matView(img)
+	if r == 0 {
+		out := image.NewRGBA(image.Rect(0, 0, img.Rect.Dx(), img.Rect.Dy()))
+		draw.Draw(out, out.Rect, img, img.Rect.Min, draw.Src)
+		return out, nil
+	}
+	up, err := cvimg.Turn(img, r)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("synth: upright: %w", err)
 	}
-	defer m.Close()
-	cur := m.Clone()
-	defer func() { cur.Close() }()
-	if r.Mirrored() {
-		gocv.Flip(cur, &cur, 1)
-	}
-	for k := 0; k < r.Turns(); k++ {
-		next := gocv.NewMat()
-		gocv.Rotate(cur, &next, gocv.Rotate90Clockwise)
-		cur.Close()
-		cur = next
-	}
-	return matToRGBA(cur)
+	return up.(*image.RGBA), nil
 }
