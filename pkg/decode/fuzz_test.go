@@ -34,7 +34,7 @@ func seedImages(f *testing.F) {
 		f.Add(b.Bytes())
 	}
 	f.Add([]byte("%PDF-1.4\n"))
-	f.Add(hugePagePDF(100))
+	f.Add(testutil.HugePagePDF(100))
 	f.Add([]byte("AT&TFORM\x00\x00\x00\x10DJVU"))
 	f.Add([]byte("\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic"))
 	f.Add([]byte("P6\n2 2\n255\n\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"))

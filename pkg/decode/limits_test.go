@@ -2,12 +2,10 @@ package decode
 
 import (
 	"bytes"
-	"compress/zlib"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"image/jpeg"
 	"math/rand/v2"
 	"os"
@@ -17,60 +15,6 @@ import (
 
 	"docsuite/pkg/testutil"
 )
-
-// pngBomb is a valid 1-bit PNG of w×h pixels: a few hundred KB that a
-// naive decoder would expand to gigabytes of RGBA.
-func pngBomb(t *testing.T, w, h int) []byte {
-	t.Helper()
-	var out bytes.Buffer
-	out.WriteString("\x89PNG\r\n\x1a\n")
-	chunk := func(typ string, data []byte) {
-		_ = binary.Write(&out, binary.BigEndian, uint32(len(data)))
-		c := crc32.NewIEEE()
-		c.Write([]byte(typ))
-		c.Write(data)
-		out.WriteString(typ)
-		out.Write(data)
-		_ = binary.Write(&out, binary.BigEndian, c.Sum32())
-	}
-	ihdr := make([]byte, 13)
-	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
-	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
-	ihdr[8], ihdr[9] = 1, 0 // 1-bit greyscale
-	chunk("IHDR", ihdr)
-	var z bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&z, zlib.BestSpeed)
-	row := make([]byte, 1+(w+7)/8)
-	for y := 0; y < min(h, 2000); y++ { // enough to look real; the rest is missing
-		_, _ = zw.Write(row)
-	}
-	_ = zw.Close()
-	chunk("IDAT", z.Bytes())
-	chunk("IEND", nil)
-	return out.Bytes()
-}
-
-// hugePagePDF is a hand-written one-page PDF whose page is side×side
-// points: 200 inches square is 60000×60000 pixels at 300 dpi.
-func hugePagePDF(side int) []byte {
-	var b bytes.Buffer
-	offs := []int{}
-	obj := func(s string) {
-		offs = append(offs, b.Len())
-		b.WriteString(s)
-	}
-	b.WriteString("%PDF-1.4\n")
-	obj("1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n")
-	obj("2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n")
-	obj(fmt.Sprintf("3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] >> endobj\n", side, side))
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer << /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offs)+1, xref)
-	return b.Bytes()
-}
 
 // djvuHugeInfo rewrites the INFO chunk of a DJVU page to claim w×h pixels.
 func djvuHugeInfo(t *testing.T, data []byte, w, h uint16) []byte {
@@ -100,9 +44,9 @@ func TestLimits(t *testing.T) {
 		opts  Options
 		limit string
 	}{
-		{"png bomb 30000x30000", pngBomb(t, 30000, 30000), Options{}, "pixels"},
+		{"png bomb 30000x30000", testutil.PNGBomb(30000, 30000), Options{}, "pixels"},
 		{"image over a lowered limit", read("page.jpg"), Options{MaxPixels: 240*320 - 1}, "pixels"},
-		{"pdf page of 200 inches", hugePagePDF(14400), Options{}, "pixels"},
+		{"pdf page of 200 inches", testutil.HugePagePDF(14400), Options{}, "pixels"},
 		{"three pages over a limit of two", read("three.pdf"), Options{MaxPages: 2}, "pages"},
 		{"djvu pages over a limit of one", read("two.djvu"), Options{MaxPages: 1}, "pages"},
 		{"djvu page claiming 65000x65000", djvuHugeInfo(t, read("p1.djvu"), 65000, 65000), Options{DPI: 100}, "pixels"},

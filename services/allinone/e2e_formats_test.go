@@ -1,12 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"compress/zlib"
 	"crypto/rand"
-	"encoding/binary"
-	"fmt"
-	"hash/crc32"
 	"net/http"
 	"os"
 	"os/exec"
@@ -90,8 +85,8 @@ func TestBrokenFilesAre4xx(t *testing.T) {
 		{"truncated jpeg", jpg[:len(jpg)/2], "", 15},
 		{"png header then garbage", append([]byte("\x89PNG\r\n\x1a\n"), noise...), "", 15},
 		{"pdf header then garbage", append([]byte("%PDF-1.7\n"), noise...), "", 15},
-		{"png bomb 30000x30000", pngBomb(t, 30000, 30000), "", 18},
-		{"pdf page of 200 inches", append(hugePagePDF(14400), bytes.Repeat([]byte("%padding\n"), 200)...), "", 18},
+		{"png bomb 30000x30000", testutil.PNGBomb(30000, 30000), "", 18},
+		{"pdf page of 200 inches", testutil.HugePagePDF(14400), "", 18},
 		{"pdf over a page limit of 2", three, "", 17},
 	}
 	for _, tc := range tests {
@@ -164,55 +159,4 @@ func toolPages(t *testing.T, path string) int {
 	}
 	t.Fatal("pdfinfo gave no page count")
 	return 0
-}
-
-// pngBomb is a valid 1-bit PNG header of w×h pixels with a little pixel
-// data: a few hundred bytes that a naive decoder expands to gigabytes.
-func pngBomb(t *testing.T, w, h int) []byte {
-	t.Helper()
-	var out bytes.Buffer
-	out.WriteString("\x89PNG\r\n\x1a\n")
-	chunk := func(typ string, data []byte) {
-		_ = binary.Write(&out, binary.BigEndian, uint32(len(data)))
-		out.WriteString(typ)
-		out.Write(data)
-		_ = binary.Write(&out, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(typ), data...)))
-	}
-	ihdr := make([]byte, 13)
-	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
-	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
-	ihdr[8] = 1 // 1-bit greyscale
-	chunk("IHDR", ihdr)
-	chunk("tEXt", append([]byte("Comment\x00"), bytes.Repeat([]byte("x"), 2048)...)) // over MIN_FILE_BYTES
-	var z bytes.Buffer
-	zw := zlib.NewWriter(&z)
-	_, _ = zw.Write(make([]byte, 1+(w+7)/8))
-	_ = zw.Close()
-	chunk("IDAT", z.Bytes())
-	chunk("IEND", nil)
-	return out.Bytes()
-}
-
-// hugePagePDF is a one-page PDF whose page is side×side points.
-func hugePagePDF(side int) []byte {
-	var b bytes.Buffer
-	var offs []int
-	for _, o := range []string{
-		"1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n",
-		"2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n",
-		fmt.Sprintf("3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] >> endobj\n", side, side),
-	} {
-		if b.Len() == 0 {
-			b.WriteString("%PDF-1.4\n")
-		}
-		offs = append(offs, b.Len())
-		b.WriteString(o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer << /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offs)+1, xref)
-	return b.Bytes()
 }
