@@ -38,9 +38,11 @@ test: deps $(MINIO) $(STATICCHECK)
 	$(MAKE) --no-print-directory topology-test
 	$(MAKE) --no-print-directory fuzz
 
-## deps: Debian packages and the ONNX Runtime library (cached, sha256-checked).
+## deps: Debian packages, the ONNX Runtime library and the PP-OCRv4 text models
+## (cached, sha256-checked).
 deps: $(ORT_LIB)
 	@scripts/install-deps.sh
+	@scripts/install-ocr-models.sh >/dev/null
 
 $(ORT_LIB):
 	@scripts/install-deps.sh

@@ -1,28 +1,14 @@
 package synth
 
-import "strconv"
+import (
+	"strconv"
 
-// mrzValue is the ICAO 9303 character value: digits as themselves,
-// A..Z as 10..35, the filler '<' as 0.
-func mrzValue(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'A' && c <= 'Z':
-		return int(c-'A') + 10
-	}
-	return 0
-}
+	"docsuite/pkg/mrz"
+)
 
-// MRZCheck computes the ICAO 9303 check digit (weights 7, 3, 1).
-func MRZCheck(s string) byte {
-	w := [3]int{7, 3, 1}
-	sum := 0
-	for i := 0; i < len(s); i++ {
-		sum += mrzValue(s[i]) * w[i%3]
-	}
-	return byte('0' + sum%10)
-}
+// MRZCheck computes the ICAO 9303 check digit (weights 7, 3, 1); see
+// mrz.Check.
+func MRZCheck(s string) byte { return mrz.Check(s) }
 
 // SNILS returns a valid insurance number "ddd-ddd-ddd dd" from 9 digits.
 func SNILS(r *Rand) string {

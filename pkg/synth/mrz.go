@@ -3,6 +3,8 @@ package synth
 import (
 	"fmt"
 	"strings"
+
+	"docsuite/pkg/mrz"
 )
 
 // MRZInput is what a machine-readable zone encodes.
@@ -87,32 +89,19 @@ func RusInternal(surname, given, patronymic, series, number, birth string, sex b
 	return [2]string{l1, l2 + check(comp)}, nil
 }
 
-// ValidTD3 reports whether the check digits of a TD3-shaped line pair
+// ValidTD3 reports whether the check digits of a TD3-shaped second line
 // (also the Russian internal MRZ) are consistent.
-func ValidTD3(l2 string) bool {
-	if len(l2) != 44 {
-		return false
-	}
-	exp := l2[21:27]
-	expOK := MRZCheck(exp) == l2[27] || (exp == "<<<<<<" && (l2[27] == '<' || l2[27] == '0'))
-	return MRZCheck(l2[0:9]) == l2[9] && MRZCheck(l2[13:19]) == l2[19] && expOK &&
-		MRZCheck(l2[28:42]) == l2[42] && MRZCheck(l2[0:10]+l2[13:20]+l2[21:43]) == l2[43]
-}
+func ValidTD3(l2 string) bool { return validMRZ(strings.Repeat("<", 44), l2) }
 
 // ValidTD1 reports whether the check digits of TD1 lines are consistent.
-func ValidTD1(l1, l2 string) bool {
-	if len(l1) != 30 || len(l2) != 30 {
-		return false
-	}
-	return MRZCheck(l1[5:14]) == l1[14] && MRZCheck(l2[0:6]) == l2[6] && MRZCheck(l2[8:14]) == l2[14] &&
-		MRZCheck(l1[5:30]+l2[0:7]+l2[8:15]+l2[18:29]) == l2[29]
-}
+func ValidTD1(l1, l2 string) bool { return validMRZ(l1, l2, strings.Repeat("<", 30)) }
 
 // ValidTD2 reports whether the check digits of a TD2 second line are consistent.
-func ValidTD2(l2 string) bool {
-	if len(l2) != 36 {
-		return false
-	}
-	return MRZCheck(l2[0:9]) == l2[9] && MRZCheck(l2[13:19]) == l2[19] && MRZCheck(l2[21:27]) == l2[27] &&
-		MRZCheck(l2[0:10]+l2[13:20]+l2[21:35]) == l2[35]
+func ValidTD2(l2 string) bool { return validMRZ(strings.Repeat("<", 36), l2) }
+
+// validMRZ parses the lines with pkg/mrz (the first line of TD2 and TD3
+// and the third of TD1 carry no check digit) and checks every digit.
+func validMRZ(lines ...string) bool {
+	d, err := mrz.Parse(lines...)
+	return err == nil && d.Valid()
 }

@@ -3,6 +3,8 @@ package synth
 import (
 	"strings"
 	"unicode"
+
+	"docsuite/pkg/mrz"
 )
 
 // icaoCyr is the ICAO 9303 / Russian 2013 transliteration of Cyrillic
@@ -19,16 +21,6 @@ var icaoCyr = map[rune]string{
 
 // ukrOverrides are the Ukrainian national transliteration differences.
 var ukrOverrides = map[rune]string{'И': "Y", 'Г': "H", 'Х': "KH", 'Й': "I", 'Є': "IE", 'Ю': "IU", 'Я': "IA"}
-
-// rusMRZ is the table of the Russian internal passport MRZ: one Latin
-// letter or digit per Cyrillic letter.
-var rusMRZ = map[rune]string{
-	'А': "A", 'Б': "B", 'В': "V", 'Г': "G", 'Д': "D", 'Е': "E", 'Ё': "2", 'Ж': "J",
-	'З': "Z", 'И': "I", 'Й': "Q", 'К': "K", 'Л': "L", 'М': "M", 'Н': "N", 'О': "O",
-	'П': "P", 'Р': "R", 'С': "S", 'Т': "T", 'У': "U", 'Ф': "F", 'Х': "H", 'Ц': "C",
-	'Ч': "3", 'Ш': "4", 'Щ': "W", 'Ъ': "X", 'Ы': "Y", 'Ь': "9", 'Э': "6", 'Ю': "7",
-	'Я': "8",
-}
 
 // latinFold strips diacritics of Latin-script languages the factory uses.
 var latinFold = map[rune]string{
@@ -77,15 +69,6 @@ func mrzName(s string) string {
 	return b.String()
 }
 
-// rusMRZName maps a Cyrillic name through the internal passport table.
-func rusMRZName(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToUpper(s) {
-		if v, ok := rusMRZ[r]; ok {
-			b.WriteString(v)
-		} else if r == ' ' || r == '-' {
-			b.WriteByte('<')
-		}
-	}
-	return b.String()
-}
+// rusMRZName maps a Cyrillic name through the internal passport table
+// (mrz.EncodeRusName).
+func rusMRZName(s string) string { return mrz.EncodeRusName(s) }
