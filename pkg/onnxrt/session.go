@@ -27,30 +27,11 @@ func (r *Runtime) Load(m *Manifest, name string) (*Session, error) {
 	if err := spec.Verify(m.Dir); err != nil {
 		return nil, err
 	}
-	opts, err := ort.NewSessionOptions()
+	opts, provider, err := r.sessionOptions(name)
 	if err != nil {
-		return nil, fmt.Errorf("onnxrt: session options: %w", err)
+		return nil, err
 	}
 	defer opts.Destroy()
-	if err := opts.SetIntraOpNumThreads(r.opts.Threads); err != nil {
-		return nil, fmt.Errorf("onnxrt: intra-op threads: %w", err)
-	}
-	if err := opts.SetInterOpNumThreads(1); err != nil {
-		return nil, fmt.Errorf("onnxrt: inter-op threads: %w", err)
-	}
-	provider := "CPU"
-	if r.opts.AllowGPU {
-		if cuda, err := ort.NewCUDAProviderOptions(); err == nil {
-			if err := opts.AppendExecutionProviderCUDA(cuda); err == nil {
-				provider = "CUDA"
-			} else {
-				r.log.Warn("ALLOW_GPU: CUDA execution provider unavailable, using the CPU", "model", name, "err", err)
-			}
-			cuda.Destroy()
-		} else {
-			r.log.Warn("ALLOW_GPU: CUDA execution provider unavailable, using the CPU", "model", name, "err", err)
-		}
-	}
 	outputs := make([]string, len(spec.Heads))
 	for i, h := range spec.Heads {
 		outputs[i] = h.Output

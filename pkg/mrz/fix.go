@@ -1,0 +1,102 @@
+package mrz
+
+// Look-alike characters the recogniser confuses, by the kind a position
+// requires.
+var (
+	toDigit  = map[byte]byte{'O': '0', 'Q': '0', 'D': '0', 'I': '1', 'L': '1', 'Z': '2', 'S': '5', 'G': '6', 'B': '8', 'T': '7'}
+	toLetter = map[byte]byte{'0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B', '7': 'T', '4': 'A'}
+)
+
+// kinds returns, for each line of the layout, a string with 'n' where a
+// digit (or filler) is required, 'a' where a letter (or filler) is, and
+// '*' where anything goes. The Russian internal passport's names use
+// digits for some letters, so its name line is '*'.
+func kinds(f Format, lines []string) []string {
+	rep := func(c byte, n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = c
+		}
+		return string(b)
+	}
+	switch f {
+	case TD1:
+		return []string{
+			"aaaaa" + rep('*', 9) + "n" + rep('*', 15),
+			"nnnnnnn" + "a" + "nnnnnnn" + "aaa" + rep('*', 11) + "n",
+			rep('a', 30),
+		}
+	case TD2:
+		return []string{"aaaaa" + rep('a', 31), rep('*', 9) + "n" + "aaa" + "nnnnnnn" + "a" + "nnnnnnn" + rep('*', 7) + "n"}
+	}
+	if len(lines[0]) >= 5 && lines[0][:5] == "PNRUS" {
+		// Series and number, the series' last digit, issue date and
+		// subdivision code are digits; the names use digits for letters.
+		return []string{"aaaaa" + rep('*', 39), rep('n', 10) + "aaa" + "nnnnnnn" + "a" + "*******" + rep('n', 13) + "*nn"}
+	}
+	return []string{"aaaaa" + rep('a', 39), rep('*', 9) + "n" + "aaa" + "nnnnnnn" + "a" + "nnnnnnn" + rep('*', 14) + "nn"}
+}
+
+// fixTypes replaces look-alikes that cannot stand where they are (a
+// letter in a date, a digit in a country code) and counts the changes.
+func fixTypes(f Format, lines []string) ([]string, int) {
+	k := kinds(f, lines)
+	out := make([]string, len(lines))
+	changed := 0
+	for i, l := range lines {
+		b := []byte(l)
+		for j := range b {
+			if j >= len(k[i]) || b[j] == Filler {
+				continue
+			}
+			switch k[i][j] {
+			case 'n':
+				if v, ok := toDigit[b[j]]; ok {
+					b[j] = v
+					changed++
+				}
+			case 'a':
+				if v, ok := toLetter[b[j]]; ok {
+					b[j] = v
+					changed++
+				}
+			}
+		}
+		out[i] = string(b)
+	}
+	return out, changed
+}
+
+// repairChecks tries single look-alike substitutions in the fields whose
+// check digit fails (document number and optional data hold both letters
+// and digits, so only their digits can say which is meant) and returns
+// the first document that comes out valid, with the number of changes.
+func repairChecks(d *Document) (*Document, int) {
+	if d.Format == TD1 {
+		return nil, 0
+	}
+	l1, l2 := d.Lines[0], []byte(d.Lines[1])
+	spans := [][2]int{{0, 9}}
+	if d.Format == TD3 {
+		spans = append(spans, [2]int{28, 42})
+	} else {
+		spans = append(spans, [2]int{28, 35})
+	}
+	for _, sp := range spans {
+		for i := sp[0]; i < sp[1]; i++ {
+			orig := l2[i]
+			for _, alt := range [2]map[byte]byte{toDigit, toLetter} {
+				v, ok := alt[orig]
+				if !ok {
+					continue
+				}
+				l2[i] = v
+				if nd, err := Parse(l1, string(l2)); err == nil && nd.Valid() {
+					return nd, 1
+				}
+				l2[i] = orig
+			}
+		}
+	}
+	return nil, 0
+}

@@ -1,0 +1,115 @@
+package mrz_test
+
+import (
+	"context"
+	"errors"
+	"image"
+	_ "image/jpeg" // realdata decoders
+	_ "image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"docsuite/pkg/mrz"
+	"docsuite/pkg/onnxrt"
+	"docsuite/pkg/ppocr"
+)
+
+// realdata is the shared folder of real photos and scans, read only by
+// tests and skipped when absent.
+const realdata = "../../../shared/realdata"
+
+// newReader loads the PP-OCRv4 models; the test is skipped when they are
+// not installed (make deps installs them).
+func newReader(t testing.TB) *mrz.Reader {
+	t.Helper()
+	rt, err := onnxrt.Open(onnxrt.Options{})
+	if err != nil {
+		t.Skipf("ONNX Runtime not available: %v", err)
+	}
+	t.Cleanup(func() { _ = rt.Close() })
+	e, err := ppocr.Open(rt, "")
+	if errors.Is(err, ppocr.ErrModelsMissing) {
+		t.Skipf("PP-OCRv4 models not installed (scripts/install-ocr-models.sh): %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Close() })
+	return mrz.NewReader(e)
+}
+
+func decodeFile(t testing.TB, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("realdata not available: %v", err)
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
+}
+
+// Real images of machine-readable zones. lines, where given, are the
+// zone's true text (ICAO specimens); otherwise the zone must be found with
+// every check digit valid.
+func TestReadRealImages(t *testing.T) {
+	r := newReader(t)
+	for _, tc := range []struct {
+		file  string
+		lines []string
+	}{
+		{"PassportEye/passporteye__mrz__testdata__100_pass-uto.jpg", []string{
+			"P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"}},
+		{"PassportEye/passporteye__mrz__testdata__100_pass2-uto.jpg", []string{
+			"I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<", "D231458907UTO7408122F1204159<<<<<<<6"}},
+		{"fastmrz/data__td3.jpg", []string{
+			"P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"}},
+		{"PassportEye/passporteye__mrz__testdata__100_id-che.jpg", nil},
+		{"PassportEye/passporteye__mrz__testdata__100_id-mac.jpg", nil},
+		{"PassportEye/passporteye__mrz__testdata__100_id-rou.jpg", nil},
+		{"PassportEye/passporteye__mrz__testdata__100_pass-bdr.jpg", nil},
+		{"PassportEye/passporteye__mrz__testdata__100_pass-cze.jpg", nil},
+		{"PassportEye/passporteye__mrz__testdata__100_pass-cze2.jpg", nil},
+		{"PassportEye/passporteye__mrz__testdata__100_pass-isl.png", nil},
+		{"PassportEye/passporteye__mrz__testdata__100_visa-polx.jpg", nil},
+		{"PassportEye/passporteye__mrz__testdata__79_pass-hun.png", nil},
+		{"mindee-client-lib-test-data/v1__products__passport__default_sample.jpg", nil},
+		{"mindee-client-lib-test-data/v1__products__generated__international_id.jpg", nil},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) {
+			img := decodeFile(t, filepath.Join(realdata, tc.file))
+			rd, err := r.Read(context.Background(), img)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rd.Valid() {
+				t.Errorf("check digits fail in %v: %q", rd.Failed(), rd.Lines)
+			}
+			if tc.lines != nil && strings.Join(rd.Lines, "\n") != strings.Join(tc.lines, "\n") {
+				t.Errorf("read\n%s\nwant\n%s", strings.Join(rd.Lines, "\n"), strings.Join(tc.lines, "\n"))
+			}
+			if len(rd.Rects) != len(rd.Lines) || rd.Confidence <= 0.5 || rd.Confidence > 1 {
+				t.Errorf("rects %v, confidence %v", rd.Rects, rd.Confidence)
+			}
+		})
+	}
+}
+
+// Pages without a zone give ErrNotFound rather than a made-up reading.
+func TestReadNoZone(t *testing.T) {
+	r := newReader(t)
+	for _, file := range []string{
+		"PassportEye/tests__data__tesseract-test1.jpg",
+		"AlexBrrr-rkn-passport-ai_v2/static__images__pasport.png", // a blank specimen: no zone printed
+	} {
+		img := decodeFile(t, filepath.Join(realdata, file))
+		if rd, err := r.Read(context.Background(), img); !errors.Is(err, mrz.ErrNotFound) {
+			t.Errorf("%s: got %v, %v; want ErrNotFound", file, rd, err)
+		}
+	}
+}
