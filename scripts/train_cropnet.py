@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Trains cropnet, the neural cropper's segmentation network, on synthetic
+scenes from the document factory (tools/synth; never on real photos),
+exports it to ONNX (opset 13) and records it in models/manifest.json next
+to the other models.
+
+The network (train_cropnet_model.py) sees the page letterboxed to 256 x 256
+and predicts two maps: document interior and visible document outline
+(train_cropnet_data.py draws both from the scenes' exact quads). pkg/crop
+(neural.go) splits interior minus outline into connected components, fits a
+quadrilateral to each and refines it at full resolution.
+
+Training runs for --steps steps or --max-minutes, whichever ends first; the
+learning rate follows a cosine over whichever of the two is further along,
+so a slower machine still ends on a decayed rate.
+"""
+
+import argparse
+import base64
+import hashlib
+import json
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import train_cropnet_data as data  # noqa: E402
+from train_cropnet_model import CropNet  # noqa: E402
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--train", action="append", required=True, help="factory scene folder (repeatable)")
+    p.add_argument("--val", required=True, help="held-out factory scene folder")
+    p.add_argument("--out", default="models")
+    p.add_argument("--name", default="cropnet")
+    p.add_argument("--steps", type=int, default=2400)
+    p.add_argument("--batch", type=int, default=12)
+    p.add_argument("--crop", type=int, default=192, help="train on random crops of this size of the 256 canvas")
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--max-minutes", type=float, default=45)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--data-note", default="", help="how the scenes were made, for the manifest")
+    return p.parse_args()
+
+
+def loss_fn(logits, y):
+    """BCE on both maps (the thin outline weighted up) plus a soft Dice on
+    the outline, which keeps it from vanishing on large pages."""
+    li = F.binary_cross_entropy_with_logits(logits[:, 0], y[:, 0])
+    pw = torch.tensor(4.0)
+    lb = F.binary_cross_entropy_with_logits(logits[:, 1], y[:, 1], pos_weight=pw)
+    pb = torch.sigmoid(logits[:, 1])
+    inter = (pb * y[:, 1]).sum(dim=(1, 2))
+    dice = 1 - (2 * inter + 1) / (pb.sum(dim=(1, 2)) + y[:, 1].sum(dim=(1, 2)) + 1)
+    return li + lb + dice.mean()
+
+
+def evaluate(net, scenes, batch=16):
+    """Pixel IoU of the interior map and F1 of the outline map at 0.5."""
+    net.eval()
+    rng = np.random.default_rng(0)
+    ti = ui = tb = pb = gb = 0.0
+    with torch.no_grad():
+        for s in range(0, len(scenes), batch):
+            x, y = data.batch(scenes, range(s, min(s + batch, len(scenes))), rng, augment=False)
+            p = net(torch.from_numpy(x)).numpy() > 0.5
+            y = y > 0.5
+            ti += np.logical_and(p[:, 0], y[:, 0]).sum()
+            ui += np.logical_or(p[:, 0], y[:, 0]).sum()
+            tb += np.logical_and(p[:, 1], y[:, 1]).sum()
+            pb += p[:, 1].sum()
+            gb += y[:, 1].sum()
+    net.train()
+    return {"interior_iou": float(ti / max(ui, 1)), "boundary_f1": float(2 * tb / max(pb + gb, 1))}
+
+
+def train(net, scenes, val, args, log):
+    rng = np.random.default_rng(args.seed)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    t0 = time.time()
+    budget = args.max_minutes * 60
+    step, run = 0, 0.0
+    while step < args.steps:
+        progress = max(step / args.steps, (time.time() - t0) / budget)
+        if progress >= 1:
+            log(f"time budget reached at step {step}")
+            break
+        warm = min(1.0, (step + 1) / 100)
+        for g in opt.param_groups:
+            g["lr"] = args.lr * warm * 0.5 * (1 + np.cos(np.pi * progress))
+        idx = rng.integers(0, len(scenes), size=args.batch)
+        x, y = data.batch(scenes, idx, rng, crop=args.crop)
+        loss = loss_fn(net.logits(torch.from_numpy(x)), torch.from_numpy(y))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        run = 0.98 * run + 0.02 * loss.item() if step else loss.item()
+        step += 1
+        if step % 100 == 0:
+            log(f"step {step} loss {run:.4f} lr {opt.param_groups[0]['lr']:.5f} "
+                f"{(time.time() - t0) / step:.2f} s/step")
+        if step % 600 == 0:
+            log(f"val {json.dumps(evaluate(net, val))}")
+    return step, time.time() - t0
+
+
+def export(net, path):
+    net.eval()
+    dummy = torch.zeros(1, 3, data.SIZE, data.SIZE)
+    torch.onnx.export(net, dummy, path, opset_version=13, input_names=["image"], output_names=["masks"],
+                      dynamic_axes={"image": {0: "batch"}, "masks": {0: "batch"}}, do_constant_folding=True)
+
+
+def reference_input(size):
+    """A deterministic input the Go test can rebuild exactly: a bright
+    rotated-square 'document' on a dark ramp, already normalised."""
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    u, v = (xx - 128) * 0.94 + (yy - 120) * 0.34, -(xx - 128) * 0.34 + (yy - 120) * 0.94
+    inside = (np.abs(u) < 70) & (np.abs(v) < 50)
+    lum = np.where(inside, 225.0, 40.0 + 30.0 * xx / size).astype(np.float32)
+    x = np.stack([lum, lum, lum])[None] / 255.0
+    mean = np.array(data.MEAN, np.float32).reshape(1, 3, 1, 1)
+    std = np.array(data.STD, np.float32).reshape(1, 3, 1, 1)
+    return ((x - mean) / std).astype(np.float32)
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def write_manifest(out_dir, entry):
+    """Replaces the entry with the same name in manifest.json, keeping the
+    other models' entries (docnet's, for one)."""
+    path = os.path.join(out_dir, "manifest.json")
+    man = {"version": 1, "models": []}
+    if os.path.exists(path):
+        with open(path) as f:
+            man = json.load(f)
+    man["models"] = [m for m in man.get("models", []) if m.get("name") != entry["name"]] + [entry]
+    man["models"].sort(key=lambda m: m["name"])
+    with open(path + ".tmp", "w") as f:
+        json.dump(man, f, indent=1)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+
+
+def main():
+    args = parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    log = lambda s: print(f"[cropnet {time.strftime('%H:%M:%S')}] {s}", flush=True)  # noqa: E731
+    t_start = time.time()
+    scenes = [s for d in args.train for s in data.load_scenes(d)]
+    val = data.load_scenes(args.val)
+    docs = sum(len(q) for _, q in scenes)
+    log(f"train {len(scenes)} scenes ({docs} documents), val {len(val)}; loaded in {time.time() - t_start:.0f}s")
+
+    net = CropNet()
+    params = sum(p.numel() for p in net.parameters())
+    log(f"cropnet: {params} parameters, input {data.SIZE}x{data.SIZE}")
+    steps, train_s = train(net, scenes, val, args, log)
+    metrics = evaluate(net, val)
+    log(f"final val {json.dumps(metrics)}")
+
+    os.makedirs(args.out, exist_ok=True)
+    onnx_path = os.path.join(args.out, f"{args.name}.onnx")
+    export(net, onnx_path)
+    ref_in = reference_input(data.SIZE)
+    with torch.no_grad():
+        out = net(torch.from_numpy(ref_in)).numpy()
+    # Every 97th value of the output: enough to catch a wrong graph or a
+    # wrong reading of its output layout, small enough to keep in git.
+    ref = {"model": f"{args.name}.onnx", "input": "formula (train_cropnet.py reference_input)",
+           "stride": 97, "masks": base64.b64encode(np.ascontiguousarray(out.reshape(-1)[::97], "<f4").tobytes()).decode()}
+    with open(os.path.join(args.out, f"{args.name}.reference.json"), "w") as f:
+        json.dump(ref, f, indent=1)
+        f.write("\n")
+
+    entry = {
+        "name": args.name,
+        "file": f"{args.name}.onnx",
+        "sha256": sha256(onnx_path),
+        "bytes": os.path.getsize(onnx_path),
+        "input": {"name": "image", "layout": "NCHW", "color": "RGB", "height": data.SIZE, "width": data.SIZE,
+                  "resize": "letterbox: longer side shrunk to width (area filter), placed top-left, "
+                            "the rest filled with the mean grey",
+                  "scale": 1 / 255, "mean": list(data.MEAN), "std": list(data.STD)},
+        "heads": [{"output": "masks", "classes": ["interior", "boundary"], "temperature": 1}],
+        "training": {
+            "seed": args.seed, "script": "scripts/train_cropnet.py", "steps": steps, "batch": args.batch, "crop": args.crop,
+            "lr": args.lr, "threads": args.threads, "train_scenes": len(scenes), "train_documents": docs,
+            "val_scenes": len(val), "parameters": int(params), "boundary_width_px": data.BOUNDARY_WIDTH,
+            "train_seconds": round(train_s), "torch": torch.__version__, "data": args.data_note,
+        },
+        "metrics": {"split": "val (synthetic, held out), pixels at 0.5",
+                    **{k: round(v, 4) for k, v in metrics.items()}},
+        "made": "scripts/models.sh: synthetic scenes from tools/synth, trained by scripts/train_cropnet.py "
+                "(PyTorch, CPU), exported with torch.onnx opset 13; output masks are sigmoid probabilities "
+                "(batch x 2 x 256 x 256: interior, boundary)",
+    }
+    write_manifest(args.out, entry)
+    log(f"wrote {onnx_path} ({entry['bytes']} bytes) and manifest; total {(time.time() - t_start) / 60:.1f} min")
+
+
+if __name__ == "__main__":
+    main()
