@@ -14,7 +14,7 @@ STATICCHECK := $(CACHE)/bin/staticcheck
 SERVICES := allinone classifier cropper fraud gateway janitor license ocr orienter
 # One pattern per module: ./services/... does not cross module roots in a workspace.
 PKGS := ./pkg/... $(foreach s,$(SERVICES),./services/$(s)/...) ./tools/...
-ROLES := gateway cropper classifier orienter ocr license janitor allinone
+ROLES := gateway cropper classifier orienter ocr fraud license janitor allinone
 TEST_TIMEOUT ?= 25m
 FUZZEXECS ?= 2000
 

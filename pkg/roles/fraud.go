@@ -1,0 +1,108 @@
+package roles
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+
+	"docsuite/pkg/apierr"
+	"docsuite/pkg/bus"
+	"docsuite/pkg/config"
+	"docsuite/pkg/cropsvc"
+	"docsuite/pkg/decode"
+	"docsuite/pkg/fakecheck"
+	"docsuite/pkg/fraud"
+	"docsuite/pkg/geom"
+	"docsuite/pkg/params"
+	"docsuite/pkg/pipeline"
+	"docsuite/pkg/stages"
+)
+
+// FraudItem is a classified document with its forgery check.
+type FraudItem struct {
+	pipeline.Item
+	Fraud fraud.Result `json:"fraud"`
+}
+
+// FraudResponse is the body of /pipelines/run/fraud: the classify body
+// (with check_fake's fake and fake_reasons always filled) whose items each
+// carry a fraud object.
+type FraudResponse struct {
+	*pipeline.ClassifyResponse
+	Items []FraudItem `json:"items"`
+}
+
+// Fraud serves the fraud stage until ctx ends: classification through the
+// crop, classify and orient stages, then the forgery signs of every
+// document found.
+func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDir string) error {
+	an, err := fraud.New("")
+	if err != nil {
+		d.Log.Error("forgery checks not available: fraud answers 503", "err", err)
+	}
+	h := func(ctx context.Context, req stages.MethodRequest) (json.RawMessage, error) {
+		switch {
+		case req.Method != "fraud":
+			return nil, fmt.Errorf("fraud: unknown method %q", req.Method)
+		case an == nil:
+			return nil, apierr.Wrap(apierr.ModelNotLoaded, err, "Forgery checks not loaded: "+err.Error())
+		}
+		return checkFraud(ctx, d, an, req, tempDir)
+	}
+	probe := func() bus.Readiness {
+		if an == nil {
+			return bus.Readiness{Ready: false, Reason: "forgery checks not loaded: " + err.Error()}
+		}
+		return bus.Readiness{Ready: true}
+	}
+	return serveStage(ctx, d, c, w, stages.Fraud, h, probe)
+}
+
+// checkFraud classifies the stored input, decodes its pages as the cropper
+// did and checks every document.
+func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, req stages.MethodRequest, tempDir string) (json.RawMessage, error) {
+	var p params.Classify
+	if raw, err := json.Marshal(req.Params); err == nil {
+		_ = json.Unmarshal(raw, &p)
+	}
+	p.CheckFake = true // the metadata result is part of every fraud answer
+	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels}, d.Stages)
+	cls, err := run.Classify(ctx, pipeline.Input{TaskID: req.TaskID, InputKey: req.InputKey, Size: req.Size}, p, nil)
+	if err != nil {
+		return nil, err
+	}
+	data, err := d.Store.Get(ctx, req.InputKey)
+	if err != nil {
+		return nil, apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
+	}
+	meta := fakecheck.Check(data)
+	doc, err := decode.Open(ctx, data, decode.Options{DPI: p.DPI, Quality: p.Quality, PDFRawImages: p.PDFRawImages,
+		AutoPDFRawImages: p.AutoPDFRawImages, MaxPages: req.MaxPages, MaxPixels: req.MaxPixels, TempDir: tempDir})
+	if err != nil {
+		return nil, cropsvc.DecodeError(err)
+	}
+	defer doc.Close()
+	pages := map[int]image.Image{}
+	resp := FraudResponse{ClassifyResponse: cls, Items: make([]FraudItem, 0, len(cls.Items))}
+	for _, it := range cls.Items {
+		pg, ok := pages[it.Document.Page]
+		if !ok {
+			if pg, err = doc.Page(ctx, it.Document.Page-1); err != nil {
+				return nil, cropsvc.DecodeError(err)
+			}
+			pages[it.Document.Page] = pg
+		}
+		var q geom.Quad
+		for i, c := range it.Document.Coords {
+			q[i] = geom.Point{X: float64(c[0]), Y: float64(c[1])}
+		}
+		signs := an.Metadata(meta, it.Document.Coords)
+		pix, err := an.Document(ctx, pg, q, geom.Rotation(it.Document.Rotation))
+		if err != nil {
+			return nil, fmt.Errorf("fraud: page %d: %w", it.Document.Page, err)
+		}
+		resp.Items = append(resp.Items, FraudItem{Item: it, Fraud: fraud.Judge(append(signs, pix...))})
+	}
+	return json.Marshal(resp)
+}
