@@ -8,6 +8,7 @@
 //
 //	go run ./tools/eval -url http://127.0.0.1:8080 -synth /tmp/test-set -out docs/accuracy-synth.md
 //	go run ./tools/eval -url http://127.0.0.1:8080 -real ../shared/realdata -out docs/accuracy-real.md
+//	go run ./tools/eval -crop -synth /tmp/crop-test -real ../shared/realdata -out docs/accuracy-cropper.md
 package main
 
 import (
@@ -33,7 +34,12 @@ func run() error {
 	out := flag.String("out", "", "Markdown report (stdout when empty); plots are written beside it")
 	orient8 := flag.Bool("orient8", true, "real data: also classify each single-document image turned and mirrored the 8 ways")
 	simple := flag.Bool("simple", false, "use simple_cropper=true")
+	cropOnly := flag.Bool("crop", false, "evaluate the croppers in this process (neural, neural without refinement, simple) instead of the service; -synth and -real may both be given")
+	modelsDir := flag.String("models", "models", "models directory (with -crop)")
 	flag.Parse()
+	if *cropOnly {
+		return runCropEval(context.Background(), *synthDir, *realDir, *modelsDir, *out)
+	}
 	if (*synthDir == "") == (*realDir == "") {
 		return fmt.Errorf("give exactly one of -synth or -real")
 	}

@@ -1,0 +1,180 @@
+package crop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"log/slog"
+	"slices"
+
+	"docsuite/pkg/onnxrt"
+)
+
+// ModelName is the neural cropper's entry in models/manifest.json.
+const ModelName = "cropnet"
+
+// NeuralOptions tunes the neural cropper. Zero fields take the defaults.
+type NeuralOptions struct {
+	// Threshold is the probability above which a pixel counts as document
+	// interior or outline (default 0.5).
+	Threshold float64
+	// MinArea is the smallest document area as a fraction of the page
+	// (default 0.003).
+	MinArea float64
+	// MaxArea is the largest document area as a fraction of the page; a
+	// quad covering more is the page itself (default 0.97).
+	MaxArea float64
+	// MaxAspect is the largest ratio of a document's long side to its short
+	// side (default 6).
+	MaxAspect float64
+	// MinFill is the smallest share of a document's quad its segmented
+	// region must cover (default 0.75): a hand or a cable fills its quad
+	// poorly, an overlapped document still covers 82 % or more.
+	MinFill float64
+	// MaxDocs caps the number of documents returned (default 8).
+	MaxDocs int
+	// NoRefine keeps the quads as the network's masks give them, without
+	// moving the sides onto the edges at full resolution (for evaluation).
+	NoRefine bool
+}
+
+func (o NeuralOptions) withDefaults() NeuralOptions {
+	if o.Threshold <= 0 {
+		o.Threshold = 0.5
+	}
+	if o.MinArea <= 0 {
+		o.MinArea = 0.003
+	}
+	if o.MaxArea <= 0 {
+		o.MaxArea = 0.97
+	}
+	if o.MaxAspect <= 0 {
+		o.MaxAspect = 6
+	}
+	if o.MinFill <= 0 {
+		o.MinFill = 0.75
+	}
+	if o.MaxDocs <= 0 {
+		o.MaxDocs = 8
+	}
+	return o
+}
+
+// NeuralConfig says where the model and ONNX Runtime are.
+type NeuralConfig struct {
+	// Dir holds manifest.json and cropnet.onnx (see onnxrt.LoadManifest).
+	Dir string
+	// Library, Threads, AllowGPU and Log configure ONNX Runtime (see
+	// onnxrt.Options).
+	Library  string
+	Threads  int
+	AllowGPU bool
+	Log      *slog.Logger
+	// Options tunes the post-processing.
+	Options NeuralOptions
+}
+
+// Neural is the neural cropper: cropnet (a small segmentation network
+// trained on the document factory's scenes, scripts/train_cropnet.py) run
+// through ONNX Runtime predicts document interior and outline maps on the
+// page letterboxed to 256 x 256; each connected region of interior minus
+// outline is one document, whose quadrilateral is fitted at that
+// resolution and refined on the edges at full resolution. It is safe for
+// concurrent use.
+type Neural struct {
+	sess *onnxrt.Session
+	rt   *onnxrt.Runtime
+	opts NeuralOptions
+	size int
+}
+
+// ErrBadCropModel reports a cropnet manifest entry the cropper cannot use.
+var ErrBadCropModel = errors.New("crop: cropnet model does not have the expected input and output")
+
+// OpenNeural loads cropnet from the manifest in cfg.Dir (checking its
+// sha256) into a new ONNX Runtime session.
+func OpenNeural(cfg NeuralConfig) (*Neural, error) {
+	sess, rt, err := onnxrt.OpenModel(onnxrt.Options{Library: cfg.Library, Threads: cfg.Threads, AllowGPU: cfg.AllowGPU, Log: cfg.Log},
+		cfg.Dir, ModelName)
+	if err != nil {
+		return nil, fmt.Errorf("crop: open neural cropper: %w", err)
+	}
+	n := &Neural{sess: sess, rt: rt, opts: cfg.Options.withDefaults()}
+	spec := sess.Spec()
+	if err := checkSpec(spec); err != nil {
+		_ = n.Close()
+		return nil, err
+	}
+	n.size = spec.Input.Width
+	return n, nil
+}
+
+func checkSpec(spec onnxrt.ModelSpec) error {
+	h, err := spec.Head("masks")
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: %w", ErrBadCropModel, err)
+	case !slices.Equal(h.Classes, []string{"interior", "boundary"}):
+		return fmt.Errorf("%w: masks are %v, want [interior boundary]", ErrBadCropModel, h.Classes)
+	case spec.Input.Width != spec.Input.Height || spec.Input.Width < 32:
+		return fmt.Errorf("%w: input %dx%d is not a square letterbox", ErrBadCropModel, spec.Input.Width, spec.Input.Height)
+	}
+	return nil
+}
+
+// Close releases the session and the runtime.
+func (n *Neural) Close() error {
+	err := n.sess.Close()
+	if e := n.rt.Close(); err == nil {
+		err = e
+	}
+	return err
+}
+
+// Find returns the documents on a page, largest first, or an empty slice
+// when nothing document-like is found (the caller then treats the whole
+// page as one item).
+func (n *Neural) Find(ctx context.Context, img image.Image) ([]Found, error) {
+	b := img.Bounds()
+	if b.Dx() < 16 || b.Dy() < 16 {
+		return nil, nil
+	}
+	lb, err := n.letterbox(img)
+	if err != nil {
+		return nil, err
+	}
+	maps, err := n.sess.RunMaps(ctx, lb.tensor, 1)
+	if err != nil {
+		return nil, fmt.Errorf("crop: run cropnet: %w", err)
+	}
+	m := maps["masks"]
+	if len(m.Shape) != 4 || m.Shape[1] != 2 || m.Shape[2] != int64(n.size) || m.Shape[3] != int64(n.size) {
+		return nil, fmt.Errorf("%w: masks of shape %v", ErrBadCropModel, m.Shape)
+	}
+	plane := n.size * n.size
+	regions := segment(m.Data[:plane], m.Data[plane:2*plane], n.size, lb.w, lb.h, n.opts)
+	sx, sy := float64(b.Dx())/float64(lb.w), float64(b.Dy())/float64(lb.h)
+	scale := (sx + sy) / 2
+	var lum func(x, y int) float64
+	out := make([]Found, 0, len(regions))
+	for _, r := range regions {
+		q := r.quad
+		for i := range q {
+			q[i].X *= sx
+			q[i].Y *= sy
+		}
+		if !n.opts.NoRefine {
+			if lum == nil {
+				lum = lumaOf(img)
+			}
+			q = refine(lum, q, scale, b.Dx(), b.Dy())
+		}
+		for i := range q {
+			q[i].X += float64(b.Min.X)
+			q[i].Y += float64(b.Min.Y)
+		}
+		out = append(out, Found{Quad: q, Score: r.score})
+	}
+	return out, nil
+}

@@ -1,0 +1,241 @@
+package crop
+
+import (
+	"math"
+	"sort"
+
+	"docsuite/pkg/geom"
+)
+
+// coreInset is how far, in network pixels, the outline band eats into a
+// document's region: the training script draws the outline 3 px wide on
+// the document's edge, so the region left of the interior is 1.5 px
+// inside the true edge on every side.
+const coreInset = 1.5
+
+// region is one document found in the network's maps.
+type region struct {
+	// quad is in network pixels of the letterboxed page.
+	quad geom.Quad
+	// score is the mean interior probability over the region.
+	score float64
+	area  float64
+}
+
+// segment turns the interior and outline probability maps (size x size,
+// row-major; the page is the w x h block at the top-left) into document
+// quads: every 4-connected region of interior minus outline is one
+// document; its pixels' convex hull is reduced to the enclosing
+// quadrilateral (so a corner hidden by another document is restored),
+// grown back by the outline's inner half and checked for size, shape and
+// how well the region fills it. Largest first.
+func segment(interior, boundary []float32, size, w, h int, o NeuralOptions) []region {
+	t := float32(o.Threshold)
+	core := func(x, y int) bool {
+		i := y*size + x
+		return interior[i] > t && boundary[i] <= t
+	}
+	page := float64(w * h)
+	minPixels := int(0.4 * o.MinArea * page)
+	seen := make([]bool, w*h)
+	rowMin, rowMax := make([]int, h), make([]int, h)
+	var stack []int
+	var out []region
+	for start := range seen {
+		x0, y0 := start%w, start/w
+		if seen[start] || !core(x0, y0) {
+			continue
+		}
+		for y := range rowMin {
+			rowMin[y], rowMax[y] = w, -1
+		}
+		area, sum := 0, 0.0
+		seen[start] = true
+		stack = append(stack[:0], start)
+		for len(stack) > 0 {
+			p := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			x, y := p%w, p/w
+			area++
+			sum += float64(interior[y*size+x])
+			rowMin[y], rowMax[y] = min(rowMin[y], x), max(rowMax[y], x)
+			for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+				nx, ny := x+d[0], y+d[1]
+				if nx < 0 || ny < 0 || nx >= w || ny >= h {
+					continue
+				}
+				if q := ny*w + nx; !seen[q] && core(nx, ny) {
+					seen[q] = true
+					stack = append(stack, q)
+				}
+			}
+		}
+		if area < minPixels {
+			continue
+		}
+		// The region's pixels as squares: the hull of the outer corners of
+		// each row's first and last pixel encloses it exactly.
+		var pts []geom.Point
+		for y := range rowMin {
+			if rowMax[y] >= 0 {
+				l, r := float64(rowMin[y]), float64(rowMax[y]+1)
+				fy := float64(y)
+				pts = append(pts, geom.Point{X: l, Y: fy}, geom.Point{X: l, Y: fy + 1},
+					geom.Point{X: r, Y: fy}, geom.Point{X: r, Y: fy + 1})
+			}
+		}
+		q, ok := reduceToQuad(convexHull(pts))
+		if !ok {
+			continue
+		}
+		fill := float64(area) / q.Area()
+		q = clampQuad(offsetQuad(q, coreInset), float64(w), float64(h))
+		a := q.Area()
+		if fill < o.MinFill || a < o.MinArea*page || a > o.MaxArea*page || !quadShape(q, o.MaxAspect) {
+			continue
+		}
+		out = append(out, region{quad: q, score: sum / float64(area), area: a})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].area > out[j].area })
+	if len(out) > o.MaxDocs {
+		out = out[:o.MaxDocs]
+	}
+	return out
+}
+
+// quadShape rejects quads that cannot be a photographed rectangle: with
+// extreme angles, tiny, or too elongated.
+func quadShape(q geom.Quad, maxAspect float64) bool {
+	ang, convex := interiorAngles(q)
+	if !convex {
+		return false
+	}
+	for _, a := range ang {
+		if a < 40 || a > 140 {
+			return false
+		}
+	}
+	w, h := q.Size()
+	if w < 4 || h < 4 {
+		return false
+	}
+	return math.Max(w, h)/math.Min(w, h) <= maxAspect
+}
+
+// convexHull returns the convex hull of pts in counter-clockwise ring
+// order (Andrew's monotone chain), without collinear points.
+func convexHull(pts []geom.Point) []geom.Point {
+	if len(pts) < 3 {
+		return nil
+	}
+	p := append([]geom.Point(nil), pts...)
+	sort.Slice(p, func(i, j int) bool {
+		if p[i].X != p[j].X {
+			return p[i].X < p[j].X
+		}
+		return p[i].Y < p[j].Y
+	})
+	hull := make([]geom.Point, 0, 2*len(p))
+	for _, pass := range []int{0, 1} {
+		start := len(hull)
+		for i := range p {
+			pt := p[i]
+			if pass == 1 {
+				pt = p[len(p)-1-i]
+			}
+			for len(hull) >= start+2 && cross(hull[len(hull)-2], hull[len(hull)-1], pt) <= 0 {
+				hull = hull[:len(hull)-1]
+			}
+			hull = append(hull, pt)
+		}
+		hull = hull[:len(hull)-1]
+	}
+	if len(hull) < 3 {
+		return nil
+	}
+	return hull
+}
+
+// reduceToQuad turns a convex polygon into a quadrilateral that encloses
+// it: while it has more than four corners, the side whose removal (its
+// two neighbours extended until they meet) adds the least area goes. A
+// rectangle with rounded or hidden corners gets its sharp corners back.
+func reduceToQuad(poly []geom.Point) (geom.Quad, bool) {
+	p := append([]geom.Point(nil), poly...)
+	for len(p) > 4 {
+		n := len(p)
+		best, bestCost := -1, math.Inf(1)
+		var bestPt geom.Point
+		for i := range p {
+			a, b, c, d := p[(i+n-1)%n], p[i], p[(i+1)%n], p[(i+2)%n]
+			x, ok := meet(lineThrough(a, b), lineThrough(c, d))
+			if !ok {
+				continue
+			}
+			// The extensions must go forward from b and backward from c.
+			if (x.X-b.X)*(b.X-a.X)+(x.Y-b.Y)*(b.Y-a.Y) < 0 || (x.X-c.X)*(c.X-d.X)+(x.Y-c.Y)*(c.Y-d.Y) < 0 {
+				continue
+			}
+			if cost := math.Abs(cross(b, c, x)) / 2; cost < bestCost {
+				best, bestCost, bestPt = i, cost, x
+			}
+		}
+		if best < 0 {
+			// No side can go outward (cannot happen for a convex polygon
+			// with more than four corners, kept as a guard): drop the
+			// corner cutting off the least area.
+			for i := range p {
+				if cost := math.Abs(cross(p[(i+n-1)%n], p[i], p[(i+1)%n])); cost < bestCost {
+					best, bestCost = i, cost
+				}
+			}
+			p = append(p[:best], p[best+1:]...)
+			continue
+		}
+		// Corners best and best+1 become the one meeting point.
+		j := (best + 1) % n
+		p[best] = bestPt
+		p = append(p[:j], p[j+1:]...)
+	}
+	if len(p) != 4 {
+		return geom.Quad{}, false
+	}
+	return OrderCorners([4]geom.Point(p)), true
+}
+
+// offsetQuad moves every side of q outward by d (inward for negative d).
+func offsetQuad(q geom.Quad, d float64) geom.Quad {
+	r := q.Ring()
+	sign := 1.0
+	if signedArea(r[:]) < 0 {
+		sign = -1
+	}
+	var sides [4]line
+	for i := range r {
+		l := lineThrough(r[i], r[(i+1)%4])
+		// For a positively oriented ring (clockwise on screen, y down) the
+		// outward normal of direction (dx, dy) is (dy, -dx).
+		nx, ny := sign*l.dy, -sign*l.dx
+		l.px += d * nx
+		l.py += d * ny
+		sides[i] = l
+	}
+	var out [4]geom.Point
+	for i := range r {
+		p, ok := meet(sides[(i+3)%4], sides[i])
+		if !ok {
+			p = r[i]
+		}
+		out[i] = p
+	}
+	return geom.Quad{out[0], out[1], out[3], out[2]}
+}
+
+// clampQuad keeps the corners inside the w x h frame.
+func clampQuad(q geom.Quad, w, h float64) geom.Quad {
+	for i := range q {
+		q[i].X = math.Min(math.Max(q[i].X, 0), w)
+		q[i].Y = math.Min(math.Max(q[i].Y, 0), h)
+	}
+	return q
+}

@@ -1,0 +1,165 @@
+package crop
+
+import (
+	"math"
+	"testing"
+
+	"docsuite/pkg/geom"
+)
+
+// drawMaps rasterises documents (later ones on top) into the two maps the
+// network is trained to predict: interior (union of the documents) and
+// the visible 3 px outline band, as scripts/train_cropnet_data.py draws them.
+func drawMaps(size int, docs []geom.Quad) (interior, boundary []float32) {
+	interior = make([]float32, size*size)
+	boundary = make([]float32, size*size)
+	for y := range size {
+		for x := range size {
+			p := geom.Point{X: float64(x) + 0.5, Y: float64(y) + 0.5}
+			for i := len(docs) - 1; i >= 0; i-- {
+				r := docs[i].Ring()
+				if distToRing(p, r[:]) <= 1.5 {
+					boundary[y*size+x] = 1
+				}
+				if insideConvex(p, r[:]) {
+					interior[y*size+x] = 1
+					break // covers the outlines of the documents below
+				}
+			}
+		}
+	}
+	return interior, boundary
+}
+
+func insideConvex(p geom.Point, r []geom.Point) bool {
+	pos, neg := false, false
+	for i := range r {
+		c := cross(r[i], r[(i+1)%len(r)], p)
+		pos = pos || c > 0
+		neg = neg || c < 0
+	}
+	return !(pos && neg)
+}
+
+func distToRing(p geom.Point, r []geom.Point) float64 {
+	d := math.Inf(1)
+	for i := range r {
+		a, b := r[i], r[(i+1)%len(r)]
+		dx, dy := b.X-a.X, b.Y-a.Y
+		t := math.Max(0, math.Min(1, ((p.X-a.X)*dx+(p.Y-a.Y)*dy)/(dx*dx+dy*dy)))
+		d = math.Min(d, math.Hypot(p.X-a.X-t*dx, p.Y-a.Y-t*dy))
+	}
+	return d
+}
+
+// rotRect is a w x h rectangle centred at (cx, cy) turned by deg degrees.
+func rotRect(cx, cy, w, h, deg float64) geom.Quad {
+	s, c := math.Sincos(deg * math.Pi / 180)
+	var pts [4]geom.Point
+	for i, d := range [4][2]float64{{-1, -1}, {1, -1}, {-1, 1}, {1, 1}} {
+		x, y := d[0]*w/2, d[1]*h/2
+		pts[i] = geom.Point{X: cx + x*c - y*s, Y: cy + x*s + y*c}
+	}
+	return OrderCorners(pts)
+}
+
+func TestSegmentFindsEachDocument(t *testing.T) {
+	cases := []struct {
+		name string
+		docs []geom.Quad
+		// want are the quads expected back; nil entries of docs are junk.
+		want   []geom.Quad
+		minIoU float64
+	}{
+		{name: "one turned card", docs: []geom.Quad{rotRect(120, 110, 120, 76, 17)}, minIoU: 0.97},
+		{name: "two touching sheets", docs: []geom.Quad{rotRect(70, 128, 100, 140, 0), rotRect(170, 128, 100, 140, 0)}, minIoU: 0.96},
+		{name: "a card overlapping another's corner", docs: []geom.Quad{rotRect(100, 100, 120, 80, 5), rotRect(175, 160, 110, 75, -8)}, minIoU: 0.95},
+		{name: "four small cards", docs: []geom.Quad{rotRect(60, 60, 60, 38, 30), rotRect(190, 60, 60, 38, -20),
+			rotRect(60, 190, 60, 38, 80), rotRect(190, 190, 60, 38, 0)}, minIoU: 0.93},
+		{name: "a sheet cut by the frame", docs: []geom.Quad{{{X: -30, Y: 40}, {X: 150, Y: 30}, {X: -20, Y: 240}, {X: 160, Y: 230}}},
+			want: []geom.Quad{{{X: 0, Y: 38.3}, {X: 150, Y: 30}, {X: 0, Y: 238.9}, {X: 160, Y: 230}}}, minIoU: 0.95},
+	}
+	const size = 256
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in, bd := drawMaps(size, tc.docs)
+			got := segment(in, bd, size, size, size, NeuralOptions{}.withDefaults())
+			want := tc.want
+			if want == nil {
+				want = tc.docs
+			}
+			if len(got) != len(want) {
+				t.Fatalf("found %d documents, want %d", len(got), len(want))
+			}
+			for _, w := range want {
+				best := 0.0
+				for _, g := range got {
+					best = math.Max(best, IoU(w, g.quad))
+				}
+				if best < tc.minIoU {
+					t.Errorf("document %v: best IoU %.3f < %.2f (found %v)", w, best, tc.minIoU, got)
+				}
+			}
+		})
+	}
+}
+
+func TestSegmentRejectsJunk(t *testing.T) {
+	const size = 256
+	cases := []struct {
+		name  string
+		paint func(x, y int) bool
+	}{
+		{name: "L-shaped blob (a hand, a cable)", paint: func(x, y int) bool {
+			return (x > 40 && x < 80 && y > 30 && y < 220) || (x > 40 && y > 180 && y < 220 && x < 220)
+		}},
+		{name: "speck", paint: func(x, y int) bool { return x > 100 && x < 106 && y > 100 && y < 104 }},
+		{name: "thin line (a pen)", paint: func(x, y int) bool { return x > 20 && x < 236 && y > 120 && y < 127 }},
+		{name: "nothing", paint: func(x, y int) bool { return false }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := make([]float32, size*size)
+			bd := make([]float32, size*size)
+			for y := range size {
+				for x := range size {
+					if tc.paint(x, y) {
+						in[y*size+x] = 0.9
+					}
+				}
+			}
+			if got := segment(in, bd, size, size, size, NeuralOptions{}.withDefaults()); len(got) != 0 {
+				t.Errorf("found %d documents in junk: %v", len(got), got)
+			}
+		})
+	}
+}
+
+func TestReduceToQuadRestoresCutCorner(t *testing.T) {
+	// A 100 x 60 rectangle with its bottom-right corner cut off.
+	poly := []geom.Point{{X: 0, Y: 0}, {X: 100, Y: 0}, {X: 100, Y: 40}, {X: 80, Y: 60}, {X: 0, Y: 60}}
+	q, ok := reduceToQuad(poly)
+	if !ok {
+		t.Fatal("no quad")
+	}
+	want := geom.Quad{{X: 0, Y: 0}, {X: 100, Y: 0}, {X: 0, Y: 60}, {X: 100, Y: 60}}
+	for i := range q {
+		if math.Hypot(q[i].X-want[i].X, q[i].Y-want[i].Y) > 1e-6 {
+			t.Fatalf("got %v, want %v", q, want)
+		}
+	}
+}
+
+func TestOffsetQuad(t *testing.T) {
+	q := geom.Quad{{X: 10, Y: 10}, {X: 50, Y: 10}, {X: 10, Y: 30}, {X: 50, Y: 30}}
+	for _, d := range []float64{2, -2} {
+		got := offsetQuad(q, d)
+		want := geom.Quad{{X: 10 - d, Y: 10 - d}, {X: 50 + d, Y: 10 - d}, {X: 10 - d, Y: 30 + d}, {X: 50 + d, Y: 30 + d}}
+		for i := range got {
+			if math.Hypot(got[i].X-want[i].X, got[i].Y-want[i].Y) > 1e-9 {
+				t.Errorf("offset %v: got %v, want %v", d, got, want)
+				break
+			}
+		}
+	}
+}
