@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"slices"
 
 	"gocv.io/x/gocv"
 
@@ -106,7 +105,7 @@ func measure(img image.Image) (Scores, error) {
 	lum := plane{pix: pix, w: gray.Cols(), h: gray.Rows()}
 	hist := lum.histogram()
 	sharp := sharpness(gray)
-	high := glare(lum, hist)
+	high := glare(lum)
 	// Blur spreads thin strokes and pales the darkest ink, which wash-out
 	// would read as overexposure: below washoutSharpness the crop is
 	// reported blurred and wash-out is not measured (glare still is).
@@ -172,105 +171,24 @@ func (h *histogram) share(lo int) float64 {
 
 // Exposure score parameters (see docs/quality.md).
 const (
-	inkPercentile = 0.01 // the "darkest ink" level of a document
-	inkNormal     = 96   // ink at or below this level is not washed out at all
-	clipLevel     = 250  // a pixel this bright has lost its detail
-	litLevel      = 96   // paper reaching this level is lit
-	glareFull     = 0.25 // this share of the document under glare scores 1
-	tileGrid      = 16   // glare is looked for on a 16 x 16 grid of tiles
+	inkPercentile = 0.001 // the "darkest ink" level of a document: its darkest thousandth
+	inkNormal     = 96    // ink at or below this level is not washed out at all
+	clipLevel     = 250   // a pixel this bright has lost its detail
+	litLevel      = 96    // paper reaching this level is lit
+	glareFull     = 0.25  // this share of the document under glare scores 1
+	tileGrid      = 16    // glare is looked for on a 16 x 16 grid of tiles
 	// washoutSharpness is the sharpness below which wash-out is not
 	// measured: an edge blurred with sigma 1.6 px or more.
 	washoutSharpness = 1.8
 )
 
-// washout maps the darkest ink level (1st percentile of luma) linearly from
-// inkNormal (0) to white (1): on a blown-out document even the ink is pale.
+// washout maps the darkest ink level (the 0.1st percentile of luma, low
+// enough that the cores of a sparse document's thin strokes still count
+// when the crop is small) linearly from inkNormal (0) to white (1): on a
+// blown-out document even the ink is pale.
 func washout(h histogram) float64 {
 	ink := float64(h.percentile(inkPercentile))
 	return clamp01((ink - inkNormal) / (255 - inkNormal))
-}
-
-// glare is the share of the document covered by blown-out tiles, away from
-// its edges, that are brighter than the document's own paper, scaled so
-// that glareFull of the area scores 1. On a document whose paper is itself at the clipping level
-// (a white-paper scan) a bright tile cannot be told from paper and glare is
-// 0; wash-out still catches an overexposed scan.
-func glare(p plane, h histogram) float64 {
-	level, clipped := tiles(p)
-	if len(clipped) == 0 || level >= clipLevel-10 {
-		return 0
-	}
-	cols := p.w / max(1, p.w/tileGrid)
-	rows := len(clipped) / max(cols, 1)
-	if cols*rows != len(clipped) {
-		return 0
-	}
-	// A blown-out region that reaches the crop's edge is white background
-	// or margin left around the document; glare is a bright spot inside.
-	edge := make([]bool, len(clipped))
-	var stack []int
-	for i, c := range clipped {
-		x, y := i%cols, i/cols
-		if c >= 0.6 && (x == 0 || y == 0 || x == cols-1 || y == rows-1) {
-			edge[i] = true
-			stack = append(stack, i)
-		}
-	}
-	for len(stack) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		x, y := i%cols, i/cols
-		for _, d := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-			nx, ny := x+d[0], y+d[1]
-			if nx < 0 || ny < 0 || nx >= cols || ny >= rows {
-				continue
-			}
-			j := ny*cols + nx
-			if !edge[j] && clipped[j] >= 0.6 {
-				edge[j] = true
-				stack = append(stack, j)
-			}
-		}
-	}
-	blown := 0
-	for i, c := range clipped {
-		if c >= 0.6 && !edge[i] {
-			blown++
-		}
-	}
-	return clamp01(float64(blown) / float64(len(clipped)) / glareFull)
-}
-
-// tiles splits the plane into a tileGrid × tileGrid grid and returns the
-// document's paper level (the median, over the tiles that are not blown
-// out, of each tile's 90th percentile; 255 when every tile is) and each
-// tile's share of clipped pixels.
-func tiles(p plane) (paperLevel int, clipped []float64) {
-	tw, th := max(1, p.w/tileGrid), max(1, p.h/tileGrid)
-	var paper []int
-	for ty := 0; ty+th <= p.h; ty += th {
-		for tx := 0; tx+tw <= p.w; tx += tw {
-			var th2 histogram
-			for y := ty; y < ty+th; y++ {
-				for _, v := range p.pix[y*p.w+tx : y*p.w+tx+tw] {
-					th2[v]++
-				}
-			}
-			c := th2.share(clipLevel)
-			clipped = append(clipped, c)
-			if c < 0.6 { // the paper level is read where it is not blown out
-				paper = append(paper, th2.percentile(0.9))
-			}
-		}
-	}
-	if len(clipped) == 0 {
-		return 0, nil
-	}
-	if len(paper) == 0 {
-		return 255, clipped
-	}
-	slices.Sort(paper)
-	return paper[len(paper)/2], clipped
 }
 
 // litShare is the fraction of pixels at least litLevel bright.

@@ -3,6 +3,7 @@ package quality
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -123,17 +124,13 @@ func glareSpot(img image.Image) *image.RGBA {
 	return out
 }
 
-// variantRate is the share of clean real bases on which a variant must
-// come out with exactly its expected flags. The known misses are logged:
-// shrinking a sparse document with thin strokes pales its ink and can read
-// as overexposure, and a white-paper scan's paper sits at the
-// clipping level where glare cannot be told from paper.
-const variantRate = 0.8
-
-// glareRate is the same for the glare variant on bases whose paper is
-// below the clipping level (glare is undefined on the others); it is the
-// weakest score today (21 of 24 when written).
-const glareRate = 0.7
+// glareRate is the share of clean real bases whose paper is below the
+// clipping level on which the glare variant must come out overexposed
+// (glare is undefined on white paper). It is the one variant allowed
+// misses: a spot laid over a white card inside a white figure is blank
+// paper at the tile scale (24 of 25 when written). Every other variant
+// must be right on every base.
+const glareRate = 0.9
 
 // TestFlagsOnVariantsOfARealScan takes every real photo and scan that
 // measures normal and sharp, makes degraded variants of it and checks
@@ -147,6 +144,7 @@ func TestFlagsOnVariantsOfARealScan(t *testing.T) {
 	}
 	sort.Strings(names)
 	hits, tried, bases := map[string]int{}, map[string]int{}, 0
+	spread := map[string]scoreRange{}
 	for _, name := range names {
 		img := imgs[name]
 		if f := Flags(Measure(img), 1<<20, def); f != (FlagSet{Exposure: Normal}) || min(img.Bounds().Dx(), img.Bounds().Dy()) < 600 {
@@ -176,15 +174,15 @@ func TestFlagsOnVariantsOfARealScan(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		level, _ := tiles(gp)
+		whitePaper := newTileMap(gp).paper >= clipLevel-paperMargin
 		gm.Close()
-		whitePaper := level >= clipLevel-10
 		for _, tc := range tests {
 			if tc.variant == "glare" && whitePaper {
 				continue
 			}
 			tried[tc.variant]++
 			s := Measure(tc.img)
+			spread[tc.variant] = spread[tc.variant].add(s)
 			if got := Flags(s, tc.size, def); got == tc.want {
 				hits[tc.variant]++
 			} else {
@@ -197,36 +195,74 @@ func TestFlagsOnVariantsOfARealScan(t *testing.T) {
 	}
 	for _, v := range []string{"untouched", "brightened", "glare", "darkened", "blurred", "downscaled", "heavily compressed"} {
 		rate := float64(hits[v]) / float64(max(tried[v], 1))
-		t.Logf("%-18s right on %d of %d clean real bases (%.0f%%)", v, hits[v], tried[v], 100*rate)
-		want := variantRate
-		if v == "glare" {
-			want = glareRate
-		}
-		if rate < want {
-			t.Errorf("%s: right on %.0f%% of bases, want at least %.0f%%", v, 100*rate, 100*want)
+		t.Logf("%-18s right on %d of %d clean real bases (%.0f%%); scores %s", v, hits[v], tried[v], 100*rate, spread[v])
+		switch {
+		case v == "glare" && rate < glareRate:
+			t.Errorf("glare: right on %.0f%% of bases, want at least %.0f%%", 100*rate, 100*glareRate)
+		case v != "glare" && hits[v] != tried[v]:
+			t.Errorf("%s: right on %d of %d bases, want all", v, hits[v], tried[v])
 		}
 	}
 }
 
-// TestRealdataMostlyClean measures every untouched real image and reports
-// those flagged over- or underexposed or blurred; real files are mostly
-// decent photos and scans, so a large share flagged means the scores or
-// defaults are wrong.
-func TestRealdataMostlyClean(t *testing.T) {
+// TestRealdataClean measures every untouched real image whole (as the
+// cropper measures a page it finds no document on) and expects none to be
+// flagged over- or underexposed or blurred: they are ordinary photos and
+// scans. The size flags are logged: a small file is small.
+func TestRealdataClean(t *testing.T) {
 	imgs := realImages(t)
-	flagged := 0
-	for name, img := range imgs {
+	names := make([]string, 0, len(imgs))
+	for n := range imgs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var all scoreRange
+	small := 0
+	for _, name := range names {
+		img := imgs[name]
 		s := Measure(img)
-		f := Flags(s, 1<<20, DefaultThresholds())
+		all = all.add(s)
+		fi, err := os.Stat(filepath.Join(realdata(), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := Flags(s, fi.Size(), DefaultThresholds())
 		if f.Exposure != Normal || f.Blurred {
-			flagged++
-			t.Logf("%s: %+v (scores %+v)", name, f, s)
+			t.Errorf("%s: flagged %+v (scores %+v)", name, f, s)
+		}
+		if f.LowResolution || f.LowWeight {
+			small++
+			t.Logf("%s: %d px short side, %d bytes: low resolution %v, low weight %v", name, s.ShortSide, fi.Size(), f.LowResolution, f.LowWeight)
 		}
 	}
-	t.Logf("%d of %d real images flagged for exposure or blur", flagged, len(imgs))
-	if flagged*10 > len(imgs) {
-		t.Errorf("%d of %d real images flagged", flagged, len(imgs))
+	t.Logf("%d real images; scores %s; %d small by the size flags", len(imgs), all, small)
+}
+
+// scoreRange is the spread of the scores of a set of images.
+type scoreRange struct {
+	n                int
+	high, low, sharp [2]float64 // min and max
+}
+
+func (r scoreRange) add(s Scores) scoreRange {
+	upd := func(m *[2]float64, v float64) {
+		if r.n == 0 || v < m[0] {
+			m[0] = v
+		}
+		if r.n == 0 || v > m[1] {
+			m[1] = v
+		}
 	}
+	upd(&r.high, s.ExposureHigh)
+	upd(&r.low, s.ExposureLow)
+	upd(&r.sharp, s.Sharpness)
+	r.n++
+	return r
+}
+
+func (r scoreRange) String() string {
+	return fmt.Sprintf("ExposureHigh %.2f..%.2f, ExposureLow %.2f..%.2f, Sharpness %.2f..%.2f",
+		r.high[0], r.high[1], r.low[0], r.low[1], r.sharp[0], r.sharp[1])
 }
 
 // TestThresholdsMoveFlags checks each parameter moves its flag exactly at
