@@ -5,12 +5,15 @@ package mrz
 var (
 	toDigit  = map[byte]byte{'O': '0', 'Q': '0', 'D': '0', 'I': '1', 'L': '1', 'Z': '2', 'S': '5', 'G': '6', 'B': '8', 'T': '7'}
 	toLetter = map[byte]byte{'0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B', '7': 'T', '4': 'A'}
+	// The Russian table writes some letters as 2-4 and 6-9; 0, 1 and 5
+	// are never in its names.
+	toRusLetter = map[byte]byte{'0': 'O', '1': 'I', '5': 'S'}
 )
 
 // kinds returns, for each line of the layout, a string with 'n' where a
-// digit (or filler) is required, 'a' where a letter (or filler) is, and
-// '*' where anything goes. The Russian internal passport's names use
-// digits for some letters, so its name line is '*'.
+// digit (or filler) is required, 'a' where a letter (or filler) is, 'r'
+// where a Russian internal passport's name character is (letters and the
+// digits 2-4 and 6-9 its table uses), and '*' where anything goes.
 func kinds(f Format, lines []string) []string {
 	rep := func(c byte, n int) string {
 		b := make([]byte, n)
@@ -32,7 +35,7 @@ func kinds(f Format, lines []string) []string {
 	if len(lines[0]) >= 5 && lines[0][:5] == "PNRUS" {
 		// Series and number, the series' last digit, issue date and
 		// subdivision code are digits; the names use digits for letters.
-		return []string{"aaaaa" + rep('*', 39), rep('n', 10) + "aaa" + "nnnnnnn" + "a" + "*******" + rep('n', 13) + "*nn"}
+		return []string{"aaaaa" + rep('r', 39), rep('n', 10) + "aaa" + "nnnnnnn" + "a" + "*******" + rep('n', 13) + "*nn"}
 	}
 	return []string{"aaaaa" + rep('a', 39), rep('*', 9) + "n" + "aaa" + "nnnnnnn" + "a" + "nnnnnnn" + rep('*', 14) + "nn"}
 }
@@ -57,6 +60,11 @@ func fixTypes(f Format, lines []string) ([]string, int) {
 				}
 			case 'a':
 				if v, ok := toLetter[b[j]]; ok {
+					b[j] = v
+					changed++
+				}
+			case 'r':
+				if v, ok := toRusLetter[b[j]]; ok {
 					b[j] = v
 					changed++
 				}

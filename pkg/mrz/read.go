@@ -32,6 +32,11 @@ type Reading struct {
 	*Document
 	// Rects are the lines' rectangles in the image's coordinates.
 	Rects []image.Rectangle
+	// Starts are the horizontal centres of each line's first character
+	// and Pitch the mean distance between neighbouring characters, in
+	// image pixels: where each character of the fixed grid lies.
+	Starts []float64
+	Pitch  float64
 	// Confidence is the mean recognition probability of the zone's
 	// characters.
 	Confidence float64
@@ -84,9 +89,19 @@ func (r *Reader) Read(ctx context.Context, img image.Image) (*Reading, error) {
 		if len(last.Chars) < 15 {
 			continue
 		}
-		for _, f := range []Format{TD3, TD2, TD1} {
+		// Layouts whose line length is nearest the last line's count first.
+		formats := []Format{TD3, TD2, TD1}
+		sort.SliceStable(formats, func(a, b int) bool {
+			_, la := formats[a].Shape()
+			_, lb := formats[b].Shape()
+			return abs(la-len(last.Chars)) < abs(lb-len(last.Chars))
+		})
+		for _, f := range formats {
 			n, length := f.Shape()
 			if end-n < 0 {
+				continue
+			}
+			if !stacked(cand[end-n : end]) {
 				continue
 			}
 			run := make([]ppocr.Line, 0, n)
@@ -149,6 +164,23 @@ func mergeRows(boxes []ppocr.Box) []image.Rectangle {
 	return out
 }
 
+// stacked reports whether rects lie like the lines of one zone: one
+// under the next at about one line's height, starting at the same left
+// edge. Widths may differ: the detector often stops a line at its
+// trailing fillers.
+func stacked(rs []image.Rectangle) bool {
+	for i := 1; i < len(rs); i++ {
+		a, b := rs[i-1], rs[i]
+		h := max(a.Dy(), b.Dy())
+		gap := (b.Min.Y + b.Max.Y - a.Min.Y - a.Max.Y) / 2 // centre to centre
+		if gap <= 0 || gap > 2*h || 10*min(a.Dx(), b.Dx()) < 4*max(a.Dx(), b.Dx()) ||
+			abs(a.Min.X-b.Min.X) > 2*h {
+			return false
+		}
+	}
+	return true
+}
+
 func abs(v int) int {
 	if v < 0 {
 		return -v
@@ -160,16 +192,21 @@ func abs(v int) int {
 // fixed character grid, look-alikes fixed by field type and check digits.
 // It returns nil when a line cannot have the layout's length.
 func assemble(f Format, lines []ppocr.Line, length int) *Reading {
+	pitch := zonePitch(lines, length)
+	if pitch <= 0 {
+		return nil
+	}
 	texts := make([]string, len(lines))
 	sum, n := 0.0, 0
-	rd := &Reading{}
+	rd := &Reading{Pitch: pitch}
 	for i, l := range lines {
-		t, ok := grid(l, length)
+		t, ok := grid(l, length, pitch)
 		if !ok {
 			return nil
 		}
 		texts[i] = t
 		rd.Rects = append(rd.Rects, l.Rect)
+		rd.Starts = append(rd.Starts, l.Chars[0].X)
 		for _, c := range l.Chars {
 			sum += c.Prob
 			n++
@@ -193,46 +230,109 @@ func assemble(f Format, lines []ppocr.Line, length int) *Reading {
 	return rd
 }
 
-// grid lays a recognised line on a line of length characters: an exact
-// count is kept; otherwise each character goes to the slot its position
-// implies (the zone is monospaced) and empty slots are fillers, which is
-// how runs of '<' merged by the recogniser are restored.
-func grid(l ppocr.Line, length int) (string, bool) {
+// zonePitch is the distance between neighbouring characters, the same on
+// every line of a zone. A line whose last character is not a filler (the
+// lines ending in a check digit) spans the whole grid, so its first and
+// last characters give the pitch; recognition steps are too coarse to
+// measure it between neighbours. Without such a line, the median
+// neighbour distance serves.
+func zonePitch(lines []ppocr.Line, length int) float64 {
+	var spans, steps []float64
+	for _, l := range lines {
+		cs := l.Chars
+		if len(cs) < length/2 || len(cs) > length {
+			return 0
+		}
+		if cs[len(cs)-1].Rune != Filler && len(cs)*10 >= length*6 {
+			spans = append(spans, (cs[len(cs)-1].X-cs[0].X)/float64(length-1))
+		}
+		for i := 1; i < len(cs); i++ {
+			steps = append(steps, cs[i].X-cs[i-1].X)
+		}
+	}
+	if len(spans) > 0 {
+		sort.Float64s(spans)
+		return spans[len(spans)/2]
+	}
+	if len(steps) == 0 {
+		return 0
+	}
+	sort.Float64s(steps)
+	return steps[len(steps)/2]
+}
+
+// grid lays a recognised line on a line of length characters. An exact
+// count is kept. A short line has lost fillers: the recogniser merges
+// runs of '<'. Each run gets back the fillers its width implies (the zone
+// is monospaced: the gap between the characters around a run, over the
+// pitch), the largest shortfalls first, and what remains goes to the
+// line's trailing run. Lines that lost other characters are left to the
+// check digits to reject.
+func grid(l ppocr.Line, length int, pitch float64) (string, bool) {
 	cs := l.Chars
-	if len(cs) == length {
+	missing := length - len(cs)
+	switch {
+	case missing == 0:
 		return l.Text, true
-	}
-	if len(cs) < length/2 || len(cs) > length {
+	case missing < 0:
 		return "", false
 	}
-	// The character pitch: the median distance between neighbours whose
-	// spacing is not a merged run.
-	d := make([]float64, 0, len(cs))
-	for i := 1; i < len(cs); i++ {
-		d = append(d, cs[i].X-cs[i-1].X)
+	type run struct {
+		end     int     // index after the run's last '<'
+		deficit float64 // slots the run's width implies, less its count
 	}
-	sort.Float64s(d)
-	if len(d) == 0 || d[len(d)/2] <= 0 {
+	var runs []run
+	for i := 0; i < len(cs); i++ {
+		if cs[i].Rune != Filler {
+			continue
+		}
+		j := i
+		for j < len(cs) && cs[j].Rune == Filler {
+			j++
+		}
+		r := run{end: j}
+		if i > 0 && j < len(cs) {
+			r.deficit = (cs[j].X-cs[i-1].X)/pitch - 1 - float64(j-i)
+		} else if j == len(cs) {
+			r.deficit = float64(missing) // the trailing run takes what the others leave
+		}
+		runs = append(runs, r)
+		i = j
+	}
+	if len(runs) == 0 {
 		return "", false
 	}
-	pitch := d[len(d)/2]
-	// When the last character sits in the last slot, the span fits the
-	// pitch better than the median.
-	if n := (cs[len(cs)-1].X - cs[0].X) / float64(length-1); n > pitch*0.9 && n < pitch*1.1 {
-		pitch = n
-	}
-	out := []byte(strings.Repeat("<", length))
-	last := -1
-	for _, c := range cs {
-		slot := int((c.X-cs[0].X)/pitch + 0.5)
-		if slot <= last {
-			slot = last + 1
+	// Whole slots first, largest shortfalls first; then one at a time to
+	// the largest remaining shortfall.
+	add := make(map[int]int)
+	sort.SliceStable(runs, func(a, b int) bool { return runs[a].deficit > runs[b].deficit })
+	for i := range runs {
+		k := min(max(int(runs[i].deficit+0.5), 0), missing)
+		if runs[i].end == len(cs) {
+			continue
 		}
-		if slot >= length {
-			return "", false
-		}
-		out[slot] = byte(c.Rune)
-		last = slot
+		add[runs[i].end] += k
+		runs[i].deficit -= float64(k)
+		missing -= k
 	}
-	return string(out), true
+	for ; missing > 0; missing-- {
+		best := 0
+		for i := range runs {
+			if runs[i].deficit > runs[best].deficit {
+				best = i
+			}
+		}
+		if runs[best].deficit < 0.5 {
+			return "", false // no run is wide enough for another filler
+		}
+		add[runs[best].end]++
+		runs[best].deficit--
+	}
+	var b strings.Builder
+	for i, c := range cs {
+		b.WriteString(strings.Repeat("<", add[i]))
+		b.WriteRune(c.Rune)
+	}
+	b.WriteString(strings.Repeat("<", add[len(cs)]))
+	return b.String(), true
 }
