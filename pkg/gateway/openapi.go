@@ -167,8 +167,8 @@ func schemas() obj {
 			"task_tags":   obj{"type": "array", "items": obj{"type": "string"}},
 			"pages_count": obj{"type": "integer"}, "page_count": obj{"type": "integer", "description": "Same as pages_count."},
 			"docs_count": obj{"type": "integer"},
-			"fake":       obj{"type": "boolean", "description": "Present when check_fake=true."},
-			"fake_reasons": obj{"type": "array", "description": "Present when fake is true: which metadata field named which editor.",
+			"fake":       obj{"type": "boolean", "description": "Present when check_fake=true: true when the file's metadata names a digital editor (editors.json: Photoshop, GIMP, Lightroom, Canva, online PDF editors...) or a PDF was saved again after creation. Camera, scanner and converter software is not an editor; a file with stripped metadata passes."},
+			"fake_reasons": obj{"type": "array", "description": "With check_fake=true, every trace found: where (source: exif, heic_exif, xmp, photoshop_irb, jpeg_app12, jpeg_comment, jpeg_quantization, png_text, pdf_info), the metadata field, its value (at most 200 bytes) and the editor it names. A reason with an empty editor (a PDF ModDate after its CreationDate without a later save) does not make fake true. Absent when nothing was found.",
 				"items": obj{"type": "object", "properties": obj{"source": obj{"type": "string"}, "field": obj{"type": "string"},
 					"value": obj{"type": "string"}, "editor": obj{"type": "string"}}}},
 			"code": obj{"type": "integer"}, "message": obj{"type": "string"}, "errno": obj{"type": "integer"},
@@ -181,10 +181,10 @@ func schemas() obj {
 				"coords":     coords,
 				"confidence": obj{"type": "number", "minimum": 0, "maximum": 1}}},
 			"crop":                 obj{"type": "string", "description": "data:image/jpeg;base64,... of the upright document; absent when return_crops=false."},
-			"image_exposure":       obj{"type": "string", "enum": []string{"normal", "overexposed", "underexposed"}},
-			"image_blured":         obj{"type": "boolean"},
-			"low_image_resolution": obj{"type": "boolean"},
-			"low_image_weight":     obj{"type": "boolean"}}},
+			"image_exposure":       obj{"type": "string", "enum": []string{"normal", "overexposed", "underexposed"}, "description": "overexposed: over-exposure score above max_exposure_score; underexposed: under-exposure score below min_exposure_score (the scores are defined there)."},
+			"image_blured":         obj{"type": "boolean", "description": "Sharpness below max_blur_score."},
+			"low_image_resolution": obj{"type": "boolean", "description": "The crop's shorter side below min_shape pixels."},
+			"low_image_weight":     obj{"type": "boolean", "description": "The uploaded file lighter than min_filesize bytes."}}},
 	}
 }
 
