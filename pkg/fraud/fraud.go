@@ -98,6 +98,9 @@ func Judge(signs []Sign) Result {
 type Analyzer struct {
 	faces *photobox.Detector
 	cal   Calibration
+	// MinConfidence is the smallest confidence of a reported pixel sign
+	// (New sets 0.05; the calibration tool sets 0 to see every candidate).
+	MinConfidence float64
 }
 
 // New prepares an analyzer; cascade is the Haar face cascade file (empty:
@@ -111,7 +114,7 @@ func New(cascade string) (*Analyzer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Analyzer{faces: faces, cal: cal}, nil
+	return &Analyzer{faces: faces, cal: cal, MinConfidence: 0.05}, nil
 }
 
 // Metadata turns check_fake's result into an editor_metadata sign over the
@@ -137,7 +140,7 @@ func (a *Analyzer) Metadata(res fakecheck.Result, coords [][2]int) []Sign {
 // Document runs the pixel checks on the document at quad (TL, TR, BL, BR
 // of the upright document, page pixels) of a decoded page; rot is the
 // rotation code that makes the document as it lies upright. Signs whose
-// confidence is below MinConfidence are dropped.
+// confidence is below a.MinConfidence are dropped.
 func (a *Analyzer) Document(ctx context.Context, page image.Image, quad geom.Quad, rot geom.Rotation) ([]Sign, error) {
 	sub := region(page, quad)
 	if sub.Bounds().Dx() < 32 || sub.Bounds().Dy() < 32 {
@@ -180,15 +183,12 @@ func (a *Analyzer) Document(ctx context.Context, page image.Image, quad geom.Qua
 	}
 	out := signs[:0]
 	for _, s := range signs {
-		if s.Confidence >= MinConfidence {
+		if s.Confidence >= a.MinConfidence {
 			out = append(out, s)
 		}
 	}
 	return out, nil
 }
-
-// MinConfidence is the smallest confidence of a reported pixel sign.
-const MinConfidence = 0.05
 
 // region returns the part of page inside the quad's bounding box, keeping
 // page coordinates (the JPEG grid analysis needs them).

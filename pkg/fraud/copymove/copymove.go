@@ -135,7 +135,28 @@ func Detect(ctx context.Context, img image.Image, opt Options) ([]Region, error)
 			Matches: len(c.members), Similar: sim, Strength: math.Log1p(float64(len(c.members))) * sim})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Strength > out[j].Strength })
-	return out, nil
+	// one pair found by two neighbouring displacement bins is one region
+	kept := out[:0]
+	for _, r := range out {
+		dup := false
+		for _, k := range kept {
+			if (overlap(r.A, k.A) || overlap(r.A, k.B)) && (overlap(r.B, k.B) || overlap(r.B, k.A)) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			kept = append(kept, r)
+		}
+	}
+	return kept, nil
+}
+
+// overlap reports whether two boxes share at least half of the smaller.
+func overlap(a, b image.Rectangle) bool {
+	in := a.Intersect(b)
+	small := min(a.Dx()*a.Dy(), b.Dx()*b.Dy())
+	return !in.Empty() && 2*in.Dx()*in.Dy() >= small
 }
 
 // selfMatches matches every ORB keypoint with its nearest other keypoint

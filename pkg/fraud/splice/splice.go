@@ -59,11 +59,19 @@ const (
 	block = 8
 )
 
-// tileGrid is the phase analysis of one tile.
+// tileGrid is the phase analysis of one tile: the border strength of
+// every offset along x and y.
 type tileGrid struct {
-	phase    image.Point
-	strength float64
-	ok       bool
+	col, row [block]float64
+	x0, y0   int
+}
+
+// phase is a tile's strongest offset along both axes, leaving out the
+// offsets in skip (-1: none), and its contrast (the weaker axis's).
+func (g tileGrid) phase(skip image.Point) (image.Point, float64) {
+	px, sx := strongest(g.col, skip.X)
+	py, sy := strongest(g.row, skip.Y)
+	return image.Pt(mod(g.x0+px, block), mod(g.y0+py, block)), min(sx, sy)
 }
 
 // Detect returns the shifted-grid regions of img, strongest first. Phases
@@ -92,17 +100,29 @@ func Detect(ctx context.Context, img image.Image, opt Options) ([]Region, error)
 			return nil, err
 		}
 		for tx := 0; tx < nx; tx++ {
-			grid[ty*nx+tx] = analyse(pix, w, x0+tx*tile, y0+ty*tile, opt.MinStrength)
+			grid[ty*nx+tx] = analyse(pix, w, x0+tx*tile, y0+ty*tile, o)
 		}
 	}
-	page, ok := pagePhase(grid)
+	page, ok := pagePhase(grid, opt.MinStrength)
 	if !ok {
 		return nil, nil
 	}
+	// every tile's strongest grid other than the page's
+	type foreign struct {
+		phase    image.Point
+		strength float64
+		ok       bool
+	}
+	fg := make([]foreign, len(grid))
+	for i, g := range grid {
+		// tiles start on the page's 8-pixel grid: offsets are page phases
+		p, s := g.phase(page)
+		fg[i] = foreign{phase: p, strength: s, ok: s >= opt.MinStrength && p.X != page.X && p.Y != page.Y}
+	}
 	var out []Region
 	seen := make([]bool, len(grid))
-	for i, g := range grid {
-		if seen[i] || !g.ok || g.phase.X == page.X || g.phase.Y == page.Y {
+	for i, g := range fg {
+		if seen[i] || !g.ok {
 			continue
 		}
 		// flood the group of 8-connected tiles with the same phase
@@ -115,7 +135,7 @@ func Detect(ctx context.Context, img image.Image, opt Options) ([]Region, error)
 			stack = stack[:len(stack)-1]
 			tx, ty := k%nx, k/nx
 			r.Tiles++
-			r.Strength += grid[k].strength
+			r.Strength += fg[k].strength
 			tb := image.Rect(x0+tx*tile, y0+ty*tile, x0+(tx+1)*tile, y0+(ty+1)*tile)
 			box = box.Union(tb)
 			for dy := -1; dy <= 1; dy++ {
@@ -125,7 +145,7 @@ func Detect(ctx context.Context, img image.Image, opt Options) ([]Region, error)
 						continue
 					}
 					j := uy*nx + ux
-					if !seen[j] && grid[j].ok && grid[j].phase == g.phase {
+					if !seen[j] && fg[j].ok && fg[j].phase == g.phase {
 						seen[j] = true
 						stack = append(stack, j)
 					}
@@ -142,8 +162,9 @@ func Detect(ctx context.Context, img image.Image, opt Options) ([]Region, error)
 	return out, nil
 }
 
-// analyse finds the grid phase of the tile at (x0, y0).
-func analyse(pix []byte, w, x0, y0 int, minStrength float64) tileGrid {
+// analyse measures the border strength of every offset in the tile at
+// (x0, y0) (local pixels; o is the image's origin on the page).
+func analyse(pix []byte, w, x0, y0 int, o image.Point) tileGrid {
 	var col, row [tile]float64
 	for y := y0; y < y0+tile; y++ {
 		i := y*w + x0
@@ -153,47 +174,51 @@ func analyse(pix []byte, w, x0, y0 int, minStrength float64) tileGrid {
 			row[y-y0] += float64(min(abs(int(pix[i+x+w])-c), clip))
 		}
 	}
-	px, sx := phaseOf(col[:])
-	py, sy := phaseOf(row[:])
-	s := min(sx, sy)
-	return tileGrid{phase: image.Pt(mod(x0+px, block), mod(y0+py, block)), strength: s, ok: s >= minStrength}
+	return tileGrid{col: robust(col[:]), row: robust(row[:]), x0: x0 + o.X, y0: y0 + o.Y}
 }
 
-// phaseOf returns the offset whose every border is strongest, and its
-// contrast against the other offsets.
-func phaseOf(sum []float64) (int, float64) {
-	var robust [block]float64
+// robust is, for each offset, the weakest of the tile's borders at that
+// offset: a compression grid marks every one of them.
+func robust(sum []float64) [block]float64 {
+	var r [block]float64
 	for p := 0; p < block; p++ {
 		lo := 1e18
 		for x := p; x < len(sum); x += block {
 			lo = min(lo, sum[x])
 		}
-		robust[p] = lo
+		r[p] = lo
 	}
-	best := 0
-	for p := 1; p < block; p++ {
-		if robust[p] > robust[best] {
+	return r
+}
+
+// strongest returns the offset with the strongest borders, leaving out
+// skip (-1: none), and its contrast against the remaining offsets.
+func strongest(r [block]float64, skip int) (int, float64) {
+	best := -1
+	for p := 0; p < block; p++ {
+		if p != skip && (best < 0 || r[p] > r[best]) {
 			best = p
 		}
 	}
-	rest := 0.0
+	rest, n := 0.0, 0
 	for p := 0; p < block; p++ {
-		if p != best {
-			rest += robust[p]
+		if p != best && p != skip {
+			rest += r[p]
+			n++
 		}
 	}
-	rest /= block - 1
-	return best, (robust[best] - rest) / (rest + 4)
+	rest /= float64(n)
+	return best, (r[best] - rest) / (rest + 4)
 }
 
-// pagePhase is the most common phase among confident tiles; it needs at
-// least a fifth of them to agree.
-func pagePhase(grid []tileGrid) (image.Point, bool) {
+// pagePhase is the most common phase among tiles whose grid contrast
+// reaches minStrength; it needs at least a fifth of them to agree.
+func pagePhase(grid []tileGrid, minStrength float64) (image.Point, bool) {
 	count := map[image.Point]int{}
 	n := 0
 	for _, g := range grid {
-		if g.ok {
-			count[g.phase]++
+		if p, s := g.phase(image.Pt(-1, -1)); s >= minStrength {
+			count[p]++
 			n++
 		}
 	}
