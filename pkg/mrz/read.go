@@ -322,7 +322,7 @@ func grid(l ppocr.Line, length int, pitch float64) (string, bool) {
 				best = i
 			}
 		}
-		if runs[best].deficit < 0.5 {
+		if runs[best].deficit < -0.5 {
 			return "", false // no run is wide enough for another filler
 		}
 		add[runs[best].end]++
