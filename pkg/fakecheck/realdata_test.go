@@ -7,10 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"docsuite/pkg/testutil"
 )
 
-// realdata holds real photos and scans of documents, when present.
-const realdata = "/work/shared/realdata"
+// realdata holds real photos and scans of documents, beside the
+// repository, when present.
+var realdata = filepath.Join(testutil.RepoRoot(), "..", "shared", "realdata")
 
 // TestRealdata runs Check over every real file and logs what is flagged and
 // why; where exiftool is installed it also checks the JPEG quantization
