@@ -181,6 +181,7 @@ func (r *Runner) document(ctx context.Context, in Input, p params.Classify, page
 		ImageBlured:        flags.Blurred,
 		LowImageResolution: flags.LowResolution,
 		LowImageWeight:     flags.LowWeight,
+		CropKey:            doc.CropKey,
 	}
 	if p.ReturnCrops {
 		jpg, err := r.store.Get(ctx, oreq.JPEGKey)

@@ -17,6 +17,9 @@ type Item struct {
 	ImageBlured        bool     `json:"image_blured"`
 	LowImageResolution bool     `json:"low_image_resolution"`
 	LowImageWeight     bool     `json:"low_image_weight"`
+	// CropKey is where the stored crop lies (as cut, before orientation);
+	// methods that read the document use it (see UprightCrop).
+	CropKey string `json:"-"`
 }
 
 // FakeReason explains one editing trace found by check_fake.

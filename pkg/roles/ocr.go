@@ -36,9 +36,10 @@ type FulltextResponse struct {
 	Detail     []any          `json:"detail"`
 }
 
-// OCR serves the ocr stage until ctx ends: full-text OCR of every page.
-// Data extraction (recognize) is not part of this release; it answers 503
-// model_not_loaded naming what is missing, never an invented field.
+// OCR serves the ocr stage until ctx ends: full-text OCR of every page
+// (fulltext) and data extraction (recognize: classification over the
+// stage workers, then each document's fields). A missing engine answers
+// 503 model_not_loaded naming what is missing, never an invented field.
 func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDir string) error {
 	size := w.Concurrency
 	if size <= 0 {
@@ -50,10 +51,18 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDir 
 	} else {
 		defer eng.Close()
 	}
+	ext, xerr := openExtractor(size)
+	if xerr != nil {
+		d.Log.Error("data extraction not available: recognize answers 503", "err", xerr)
+	} else {
+		defer ext.close()
+	}
 	h := func(ctx context.Context, req stages.MethodRequest) (json.RawMessage, error) {
 		switch {
+		case req.Method == "recognize" && ext == nil:
+			return nil, apierr.Wrap(apierr.ModelNotLoaded, xerr, "Data extraction models not loaded: "+xerr.Error())
 		case req.Method == "recognize":
-			return nil, apierr.New(apierr.ModelNotLoaded, "Data extraction (recognize) is not available in this release")
+			return recognize(ctx, d, ext.x, req, tempDir)
 		case req.Method != "fulltext":
 			return nil, fmt.Errorf("ocr: unknown method %q", req.Method)
 		case eng == nil:

@@ -1,0 +1,77 @@
+// Package extract reads the fields of a classified, upright document
+// crop (the recognize method). The Russian passport's main spread
+// (passport_main) has its 13 fields, each chosen between the machine-
+// readable zone (pkg/mrz, check digits verified) and the visual zone
+// (Tesseract `rus` on the field's region, with a per-field character set).
+// Other document types have no field list yet and answer an empty set.
+package extract
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"time"
+
+	"docsuite/pkg/mrz"
+	"docsuite/pkg/ocr"
+	"docsuite/pkg/synth"
+)
+
+// Field is one extracted field: its text in the format the API documents,
+// the confidence of the extraction in [0, 1], and where it lies on the
+// upright crop (top-left, top-right, bottom-left, bottom-right pixels).
+type Field struct {
+	Text       string    `json:"text"`
+	Confidence float64   `json:"confidence"`
+	Coords     [4][2]int `json:"coords"`
+}
+
+// Fields are a document's fields keyed by name.
+type Fields map[string]Field
+
+// Extractor extracts fields; it is safe for concurrent use.
+type Extractor struct {
+	mrz      *mrz.Reader
+	ocr      *ocr.Engine
+	passport *layout
+	now      func() time.Time
+}
+
+// New returns an Extractor reading machine-readable zones with r and
+// visual fields with o (an engine for the `rus` language). The passport
+// layout comes from the document factory's template of passport_main
+// (pkg/synth), the one description of the form in the project.
+func New(r *mrz.Reader, o *ocr.Engine) (*Extractor, error) {
+	cat, err := synth.LoadCatalogue()
+	if err != nil {
+		return nil, fmt.Errorf("extract: %w", err)
+	}
+	t, ok := cat.Get("passport_main")
+	if !ok {
+		return nil, fmt.Errorf("extract: no passport_main template")
+	}
+	l, err := newLayout(t)
+	if err != nil {
+		return nil, err
+	}
+	return &Extractor{mrz: r, ocr: o, passport: l, now: time.Now}, nil
+}
+
+// Supported reports whether docType has a field list.
+func Supported(docType string) bool { return docType == "passport_main" }
+
+// Extract reads the fields of an upright crop of a document of type
+// docType. Types without a field list give an empty set.
+func (x *Extractor) Extract(ctx context.Context, docType string, img image.Image) (Fields, error) {
+	switch docType {
+	case "passport_main":
+		return x.Passport(ctx, img)
+	}
+	return Fields{}, nil
+}
+
+func quad(r image.Rectangle) [4][2]int {
+	return [4][2]int{{r.Min.X, r.Min.Y}, {r.Max.X, r.Min.Y}, {r.Min.X, r.Max.Y}, {r.Max.X, r.Max.Y}}
+}
+
+func round3(v float64) float64 { return float64(int64(v*1000+0.5)) / 1000 }

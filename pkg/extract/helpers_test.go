@@ -1,0 +1,80 @@
+package extract_test
+
+import (
+	"context"
+	"errors"
+	"image"
+	"testing"
+
+	"docsuite/pkg/extract"
+	"docsuite/pkg/mrz"
+	"docsuite/pkg/ocr"
+	"docsuite/pkg/onnxrt"
+	"docsuite/pkg/ppocr"
+	"docsuite/pkg/synth"
+)
+
+// newExtractor loads the real models (PP-OCRv4 through ONNX Runtime,
+// Tesseract rus); the test is skipped when they are not installed.
+func newExtractor(t testing.TB) *extract.Extractor {
+	t.Helper()
+	rt, err := onnxrt.Open(onnxrt.Options{})
+	if err != nil {
+		t.Skipf("ONNX Runtime not available: %v", err)
+	}
+	t.Cleanup(func() { _ = rt.Close() })
+	e, err := ppocr.Open(rt, "")
+	if errors.Is(err, ppocr.ErrModelsMissing) {
+		t.Skipf("PP-OCRv4 models not installed (scripts/install-ocr-models.sh): %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Close() })
+	o, err := ocr.New(1, "rus")
+	if err != nil {
+		t.Skipf("Tesseract rus not available: %v", err)
+	}
+	t.Cleanup(o.Close)
+	x, err := extract.New(mrz.NewReader(e), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// sample is one synthetic passport: its upright crop and the values the
+// factory printed.
+type sample struct {
+	img    image.Image
+	fields map[string]string
+}
+
+// synthPassports renders n photographed passport_main spreads (default
+// effects: light, blur, noise, perspective, JPEG) and cuts each out as
+// the cropper would, turned upright.
+func synthPassports(t testing.TB, seed uint64, n int) []sample {
+	t.Helper()
+	g, err := synth.New(synth.Config{Seed: seed, Types: []string{"passport_main"}, MinDocs: 1, MaxDocs: 1, Effects: synth.DefaultEffects()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []sample
+	for i := 0; len(out) < n; i++ {
+		crops, err := g.Crops(context.Background(), i, 1600, 0.005)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range crops {
+			if c.Type != "passport_main" {
+				continue
+			}
+			up, err := synth.Upright(c.Img, c.Rotation)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, sample{img: up, fields: c.Fields})
+		}
+	}
+	return out[:n]
+}

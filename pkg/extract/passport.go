@@ -1,0 +1,319 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"regexp"
+	"strings"
+
+	"docsuite/pkg/cvimg"
+	"docsuite/pkg/geom"
+	"docsuite/pkg/mrz"
+	"docsuite/pkg/ocr"
+)
+
+// Character sets of the visual fields.
+const (
+	cyrUpper  = "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
+	nameChars = cyrUpper + "- "
+	textChars = cyrUpper + "0123456789 .,-()№"
+)
+
+// visual describes how one field is read from the visual zone.
+type visual struct {
+	whitelist string
+	block     bool
+	// format validates and normalises the text; "" rejects it.
+	format func(string) string
+}
+
+var (
+	reDate = regexp.MustCompile(`(\d{2})\.?(\d{2})\.?(\d{4})`)
+	reCode = regexp.MustCompile(`(\d{3})\D?(\d{3})`)
+	reNum  = regexp.MustCompile(`(\d{2})\s*(\d{2})\s*(\d{6})`)
+)
+
+var passportVisual = map[string]visual{
+	"surname":           {whitelist: nameChars, format: name},
+	"first_name":        {whitelist: nameChars, format: name},
+	"other_names":       {whitelist: nameChars, format: name},
+	"sex":               {whitelist: "МУЖЕН.", format: sexText},
+	"date_of_birth":     {whitelist: "0123456789.", format: date},
+	"date_of_issue":     {whitelist: "0123456789.", format: date},
+	"subdivision_code":  {whitelist: "0123456789-", format: code},
+	"place_of_birth":    {whitelist: textChars, block: true, format: text},
+	"issuing_authority": {whitelist: textChars, block: true, format: text},
+	"series_and_number": {whitelist: "0123456789 ", format: number},
+}
+
+func name(s string) string {
+	s = strings.Join(strings.Fields(strings.Trim(s, " -")), " ")
+	if len([]rune(s)) < 2 {
+		return ""
+	}
+	return s
+}
+
+func text(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Trim(s, " ,-")
+	if len([]rune(s)) < 3 {
+		return ""
+	}
+	return s
+}
+
+func sexText(s string) string {
+	switch {
+	case strings.Contains(s, "МУЖ"):
+		return "МУЖ."
+	case strings.Contains(s, "ЖЕН"):
+		return "ЖЕН."
+	}
+	return ""
+}
+
+func date(s string) string {
+	m := reDate.FindStringSubmatch(strings.ReplaceAll(s, " ", ""))
+	if m == nil {
+		return ""
+	}
+	return m[1] + "." + m[2] + "." + m[3]
+}
+
+func code(s string) string {
+	m := reCode.FindStringSubmatch(strings.ReplaceAll(s, " ", ""))
+	if m == nil {
+		return ""
+	}
+	return m[1] + "-" + m[2]
+}
+
+func number(s string) string {
+	m := reNum.FindStringSubmatch(s)
+	if m == nil {
+		return ""
+	}
+	return m[1] + m[2] + " " + m[3]
+}
+
+// read is one visual reading of a field.
+type read struct {
+	text string
+	conf float64
+	rect image.Rectangle
+}
+
+// Passport extracts the 13 fields of passport_main from an upright crop.
+// Fields whose value is neither in a readable zone nor legible on the crop
+// are left out.
+func (x *Extractor) Passport(ctx context.Context, img image.Image) (Fields, error) {
+	b := img.Bounds()
+	rd, err := x.mrz.Read(ctx, img)
+	if err != nil && !errors.Is(err, mrz.ErrNotFound) {
+		return nil, fmt.Errorf("extract: %w", err)
+	}
+	var ru *mrz.RussianInternal
+	if rd != nil && rd.IsRussianInternal() {
+		ru, _ = rd.Russian()
+	}
+	place, ok := x.passport.fromMRZ(rd, b)
+	if !ok || ru == nil {
+		place = x.passport.fromCrop(b)
+	}
+	// Visual readings of every field whose region is on the crop.
+	vis := map[string]read{}
+	for f, v := range passportVisual {
+		box, ok := x.passport.fields[f]
+		if !ok {
+			continue
+		}
+		r, ok := place.rect(box, 1.5, 1, b)
+		if !ok {
+			continue
+		}
+		got, err := x.readVisual(ctx, img, r, v, x.passport.vert[f])
+		if err != nil {
+			return nil, err
+		}
+		vis[f] = got
+	}
+	out := Fields{}
+	setVis := func(f string, factor float64) bool {
+		v, ok := vis[f]
+		if !ok || v.text == "" {
+			return false
+		}
+		out[f] = Field{Text: v.text, Confidence: round3(v.conf * factor), Coords: quad(v.rect)}
+		return true
+	}
+	// chooseMRZ puts the zone's value when its check digit holds: higher
+	// confidence when the visual zone agrees. Otherwise the visual value.
+	chooseMRZ := func(f, val string, checked bool, rect image.Rectangle) {
+		v, seen := vis[f]
+		switch {
+		case val != "" && checked && seen && v.text == val:
+			out[f] = Field{Text: val, Confidence: 0.99, Coords: quad(v.rect)}
+		case val != "" && checked:
+			r := rect
+			if seen {
+				r = v.rect
+			}
+			out[f] = Field{Text: val, Confidence: 0.95, Coords: quad(r)}
+		default:
+			setVis(f, 0.9)
+		}
+	}
+	if rd != nil && ru != nil {
+		l1, l2 := rd.Rects[0], rd.Rects[1]
+		ok := map[string]bool{}
+		for _, c := range rd.Checks {
+			ok[c.Field] = c.OK()
+		}
+		chooseMRZ("series_and_number", ru.Series+" "+ru.Number, ok["document_number"] && ok["optional_data"], l2)
+		chooseMRZ("date_of_birth", x.mrzDate(ru.BirthDate), ok["birth_date"], l2)
+		chooseMRZ("date_of_issue", x.mrzDate(ru.IssueDate), ok["optional_data"], l2)
+		chooseMRZ("subdivision_code", ru.Subdivision, ok["optional_data"], l2)
+		sex := map[string]string{"M": "МУЖ.", "F": "ЖЕН."}[ru.Sex]
+		// The sex is covered by no check digit: a valid zone vouches for
+		// the line's reading.
+		chooseMRZ("sex", sex, rd.Valid(), l2)
+		// Names have no check digit either; the zone's line is cut after
+		// 39 characters, so a name that reaches the end may be incomplete.
+		truncated := !strings.HasSuffix(rd.Lines[0], "<")
+		for f, val := range map[string]string{"surname": ru.Surname, "first_name": ru.GivenName, "other_names": ru.Patronymic} {
+			v, seen := vis[f]
+			switch {
+			case val == "":
+				setVis(f, 0.9)
+			case seen && sameName(v.text, val):
+				out[f] = Field{Text: val, Confidence: 0.98, Coords: quad(v.rect)}
+			case truncated && seen && v.text != "" && strings.HasPrefix(v.text, val):
+				setVis(f, 0.9)
+			case rd.Valid():
+				r := l1
+				if seen {
+					r = v.rect
+				}
+				out[f] = Field{Text: val, Confidence: round3(0.9 * rd.Confidence), Coords: quad(r)}
+			default:
+				if !setVis(f, 0.8) {
+					out[f] = Field{Text: val, Confidence: round3(0.6 * rd.Confidence), Coords: quad(l1)}
+				}
+			}
+		}
+		conf := 0.5 * rd.Confidence
+		if rd.Valid() {
+			conf = 0.99
+		}
+		out["mrz_1"] = Field{Text: rd.Lines[0], Confidence: round3(conf), Coords: quad(l1)}
+		out["mrz_2"] = Field{Text: rd.Lines[1], Confidence: round3(conf), Coords: quad(l2)}
+	} else {
+		for _, f := range []string{"series_and_number", "date_of_birth", "date_of_issue", "subdivision_code", "sex", "surname", "first_name", "other_names"} {
+			setVis(f, 0.9)
+		}
+	}
+	setVis("place_of_birth", 0.9)
+	setVis("issuing_authority", 0.9)
+	// The main spread is pages 2 and 3 by definition of the type.
+	if box, ok := x.passport.fields["page_number"]; ok {
+		r, _ := place.rect(box, 0, 0, b)
+		out["page_number"] = Field{Text: "2-3", Confidence: 0.99, Coords: quad(r)}
+	}
+	return out, nil
+}
+
+// mrzDate formats a YYMMDD zone date as dd.mm.yyyy; "" when impossible.
+func (x *Extractor) mrzDate(yymmdd string) string {
+	t, err := mrz.Date(yymmdd, x.now(), false)
+	if err != nil {
+		return ""
+	}
+	return t.Format("02.01.2006")
+}
+
+// sameName compares names with Ё and Е taken as one letter (print often
+// drops the diaeresis the zone keeps).
+func sameName(a, b string) bool {
+	f := func(s string) string { return strings.ReplaceAll(s, "Ё", "Е") }
+	return f(a) == f(b)
+}
+
+// readVisual reads one field region with Tesseract; a vertical field is
+// turned upright first.
+func (x *Extractor) readVisual(ctx context.Context, img image.Image, r image.Rectangle, v visual, vertical bool) (read, error) {
+	sub := subImage(img, r)
+	if vertical {
+		var err error
+		if sub, err = cvimg.Turn(sub, geom.Rotation(1)); err != nil {
+			return read{}, fmt.Errorf("extract: turn field: %w", err)
+		}
+	}
+	txt, lines, err := x.ocr.ReadField(ctx, sub, ocr.FieldOptions{Whitelist: v.whitelist, Block: v.block})
+	if err != nil {
+		return read{}, fmt.Errorf("extract: %w", err)
+	}
+	if v.block {
+		// A block region also catches the small printed caption beside
+		// the value; Tesseract is unsure of those words.
+		txt, lines = sureWords(lines, 0.6)
+	}
+	out := read{text: v.format(strings.ToUpper(txt)), rect: r}
+	if len(lines) > 0 {
+		sum := 0.0
+		tight := image.Rectangle{}
+		for i, l := range lines {
+			sum += l.Confidence
+			lr := image.Rect(l.Coords[0][0], l.Coords[0][1], l.Coords[3][0], l.Coords[3][1])
+			if i == 0 {
+				tight = lr
+			} else {
+				tight = tight.Union(lr)
+			}
+		}
+		out.conf = sum / float64(len(lines))
+		if !vertical {
+			out.rect = tight.Add(r.Min)
+		}
+	}
+	return out, nil
+}
+
+// subImage returns the region r of img (a copy when img cannot share).
+func subImage(img image.Image, r image.Rectangle) image.Image {
+	if s, ok := img.(interface {
+		SubImage(image.Rectangle) image.Image
+	}); ok {
+		return s.SubImage(r)
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			dst.Set(x-r.Min.X, y-r.Min.Y, img.At(x, y))
+		}
+	}
+	return dst
+}
+
+// sureWords keeps the words read with at least min confidence and returns
+// their text and the lines that still hold words.
+func sureWords(lines []ocr.Line, min float64) (string, []ocr.Line) {
+	var words []string
+	var kept []ocr.Line
+	for _, l := range lines {
+		var ws []ocr.Word
+		for _, w := range l.Words {
+			if w.Confidence >= min {
+				ws = append(ws, w)
+				words = append(words, w.Text)
+			}
+		}
+		if len(ws) > 0 {
+			l.Words = ws
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(words, " "), kept
+}

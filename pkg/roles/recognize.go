@@ -1,0 +1,173 @@
+package roles
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+
+	"docsuite/pkg/apierr"
+	"docsuite/pkg/cropsvc"
+	"docsuite/pkg/decode"
+	"docsuite/pkg/extract"
+	"docsuite/pkg/mrz"
+	"docsuite/pkg/ocr"
+	"docsuite/pkg/onnxrt"
+	"docsuite/pkg/params"
+	"docsuite/pkg/pipeline"
+	"docsuite/pkg/ppocr"
+	"docsuite/pkg/stages"
+)
+
+// RecognizeItem is one document of a recognize answer.
+type RecognizeItem struct {
+	DocType string         `json:"doc_type"`
+	Fields  extract.Fields `json:"fields"`
+	// DocCoords are the document's corners on the page (top-left,
+	// top-right, bottom-left, bottom-right of the upright document).
+	DocCoords  [][2]int `json:"doc_coords"`
+	Confidence float64  `json:"confidence"`
+	Page       int      `json:"page"`
+	Rotation   int      `json:"rotation"`
+	Crop       string   `json:"crop,omitempty"`
+}
+
+// RecognizeResponse is the body of /recognize and /pipelines/run/recognize.
+type RecognizeResponse struct {
+	TaskID     string          `json:"task_id"`
+	Items      []RecognizeItem `json:"items"`
+	TaskTags   []string        `json:"task_tags,omitempty"`
+	PagesCount int             `json:"pages_count"`
+	PageCount  int             `json:"page_count"`
+	DocsCount  int             `json:"docs_count"`
+	Code       int             `json:"code"`
+	Message    string          `json:"message"`
+	Errno      int             `json:"errno"`
+	Traceback  *string         `json:"traceback"`
+	Detail     []any           `json:"detail"`
+}
+
+// extractor is the data-extraction engine of the ocr worker and what it
+// holds open.
+type extractor struct {
+	x     *extract.Extractor
+	close func()
+}
+
+// openExtractor loads the PP-OCRv4 models (ONNX Runtime from
+// $ONNXRUNTIME_LIB or the repository cache; models from
+// .cache/ocr-models/) and a Tesseract `rus` pool of size engines.
+func openExtractor(size int) (*extractor, error) {
+	rt, err := onnxrt.Open(onnxrt.Options{})
+	if err != nil {
+		return nil, err
+	}
+	e, err := ppocr.Open(rt, "")
+	if err != nil {
+		_ = rt.Close()
+		return nil, err
+	}
+	o, err := ocr.New(size, "rus")
+	if err != nil {
+		_ = e.Close()
+		_ = rt.Close()
+		return nil, err
+	}
+	x, err := extract.New(mrz.NewReader(e), o)
+	if err != nil {
+		o.Close()
+		_ = e.Close()
+		_ = rt.Close()
+		return nil, err
+	}
+	return &extractor{x: x, close: func() { o.Close(); _ = e.Close(); _ = rt.Close() }}, nil
+}
+
+// recognize classifies the stored input over the stage workers (unless
+// mode=recognize_only, where each page is one document of the given type)
+// and extracts every document's fields.
+func recognize(ctx context.Context, d Deps, x *extract.Extractor, req stages.MethodRequest, tempDir string) (json.RawMessage, error) {
+	var p params.Recognize
+	if raw, err := json.Marshal(req.Params); err == nil {
+		_ = json.Unmarshal(raw, &p)
+	}
+	resp := RecognizeResponse{TaskID: req.TaskID, Items: []RecognizeItem{}, TaskTags: p.TaskTags, Code: 200, Message: "OK", Detail: []any{}}
+	var err error
+	if p.Mode == "recognize_only" && len(p.DocTypes) > 0 {
+		err = recognizeOnly(ctx, d, x, req, p, tempDir, &resp)
+	} else {
+		err = recognizeClassified(ctx, d, x, req, p, &resp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	resp.DocsCount = len(resp.Items)
+	return json.Marshal(resp)
+}
+
+// recognizeClassified runs the classify flow, then extracts the fields of
+// each document whose type is asked for (all when doc_type is empty).
+func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, req stages.MethodRequest, p params.Recognize, resp *RecognizeResponse) error {
+	cp, err := params.ParseClassify(url.Values{})
+	if err != nil {
+		return fmt.Errorf("recognize: classify defaults: %w", err)
+	}
+	cp.DPI, cp.Quality, cp.PDFRawImages, cp.AutoPDFRawImages = p.DPI, p.Quality, p.PDFRawImages, p.AutoPDFRawImages
+	cp.ReturnCrops = p.ReturnCrops
+	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels}, d.Stages)
+	cls, err := run.Classify(ctx, pipeline.Input{TaskID: req.TaskID, InputKey: req.InputKey, Size: req.Size}, cp, nil)
+	if err != nil {
+		return err
+	}
+	resp.PagesCount, resp.PageCount = cls.PagesCount, cls.PageCount
+	for _, it := range cls.Items {
+		if len(p.DocTypes) > 0 && !slices.Contains(p.DocTypes, it.Document.Type) {
+			continue
+		}
+		fields := extract.Fields{}
+		if extract.Supported(it.Document.Type) {
+			img, err := run.UprightCrop(ctx, it)
+			if err != nil {
+				return err
+			}
+			if fields, err = x.Extract(ctx, it.Document.Type, img); err != nil {
+				return err
+			}
+		}
+		resp.Items = append(resp.Items, RecognizeItem{DocType: it.Document.Type, Fields: fields, DocCoords: it.Document.Coords,
+			Confidence: it.Document.Confidence, Page: it.Document.Page, Rotation: it.Document.Rotation, Crop: it.Crop})
+	}
+	return nil
+}
+
+// recognizeOnly treats every page as one upright document of the first
+// requested type (the image comes from an earlier classification).
+func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, req stages.MethodRequest, p params.Recognize, tempDir string, resp *RecognizeResponse) error {
+	data, err := d.Store.Get(ctx, req.InputKey)
+	if err != nil {
+		return apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
+	}
+	doc, err := decode.Open(ctx, data, decode.Options{DPI: p.DPI, Quality: p.Quality, PDFRawImages: p.PDFRawImages,
+		AutoPDFRawImages: p.AutoPDFRawImages, MaxPages: req.MaxPages, MaxPixels: req.MaxPixels, TempDir: tempDir})
+	if err != nil {
+		return cropsvc.DecodeError(err)
+	}
+	defer doc.Close()
+	resp.PagesCount, resp.PageCount = doc.Pages(), doc.Pages()
+	t := p.DocTypes[0]
+	for i := 0; i < doc.Pages(); i++ {
+		img, err := doc.Page(ctx, i)
+		if err != nil {
+			return cropsvc.DecodeError(err)
+		}
+		fields, err := x.Extract(ctx, t, img)
+		if err != nil {
+			return err
+		}
+		b := img.Bounds()
+		resp.Items = append(resp.Items, RecognizeItem{DocType: t, Fields: fields, Confidence: 1, Page: i + 1,
+			DocCoords: [][2]int{{b.Min.X, b.Min.Y}, {b.Max.X, b.Min.Y}, {b.Min.X, b.Max.Y}, {b.Max.X, b.Max.Y}}})
+	}
+	return nil
+}
