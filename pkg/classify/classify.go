@@ -41,6 +41,7 @@ type Classifier struct {
 	head    onnxrt.Head
 	other   float64
 	special map[int]bool
+	codes   MRZCodes
 }
 
 // Open loads the model; any failure (library, manifest, file, checksum)
@@ -56,7 +57,13 @@ func Open(opts Options) (*Classifier, error) {
 		_ = rt.Close()
 		return nil, err
 	}
-	c := &Classifier{rt: rt, sess: sess, head: head, other: sess.Spec().OtherThreshold, special: map[int]bool{}}
+	codes, err := LoadMRZCodes()
+	if err != nil {
+		_ = sess.Close()
+		_ = rt.Close()
+		return nil, err
+	}
+	c := &Classifier{rt: rt, sess: sess, head: head, other: sess.Spec().OtherThreshold, special: map[int]bool{}, codes: codes}
 	for i, t := range head.Classes {
 		if doctypes.IsSpecial(t) {
 			c.special[i] = true
@@ -80,12 +87,28 @@ func (c *Classifier) Close() error {
 // probability is below the manifest's other_threshold becomes `other`
 // with confidence 1 - p, the probability that it is not that type.
 func (c *Classifier) Classify(ctx context.Context, img image.Image, docTypes []string) (stages.ClassifyReply, error) {
+	return c.ClassifyWithZone(ctx, img, docTypes, nil)
+}
+
+// ClassifyWithZone is Classify with the machine-readable zone read on the
+// document, when one was (nil: none); see ApplyZone for how it counts.
+func (c *Classifier) ClassifyWithZone(ctx context.Context, img image.Image, docTypes []string, zone *Zone) (stages.ClassifyReply, error) {
 	in := c.sess.Spec().Input.Tensor(nil, img)
 	out, err := c.sess.Run(ctx, in, 1)
 	if err != nil {
 		return stages.ClassifyReply{}, fmt.Errorf("classify: %w", err)
 	}
 	p := c.head.Probabilities(out[TypeHead])
+	reply := c.decide(append([]float64(nil), p...), docTypes)
+	if zone != nil {
+		reply = ApplyZone(reply, *zone, c.codes, c.head.Classes, p, docTypes)
+	}
+	return reply, nil
+}
+
+// decide turns the picture's probabilities into a reply; it renormalises p
+// in place under a doc_type list.
+func (c *Classifier) decide(p []float64, docTypes []string) stages.ClassifyReply {
 	// order holds the candidates: every class, or under a doc_type list
 	// the listed types and the special classes, renormalised.
 	order := make([]int, 0, len(p))
@@ -118,5 +141,5 @@ func (c *Classifier) Classify(ctx context.Context, img image.Image, docTypes []s
 	for _, i := range order[:min(topN, len(order))] {
 		reply.Top = append(reply.Top, stages.Score{Type: c.head.Classes[i], Probability: p[i]})
 	}
-	return reply, nil
+	return reply
 }

@@ -39,6 +39,20 @@ func loadModel[T any](log interface{ Error(string, ...any) }, what string, open 
 	return m
 }
 
+// loadOptional is loadModel for a model the role can do without: a failed
+// load is logged as a warning with the given message.
+func loadOptional[T any](log interface{ Warn(string, ...any) }, warning string, open func() (T, error)) *model[T] {
+	m := &model[T]{done: make(chan struct{})}
+	go func() {
+		defer close(m.done)
+		m.v, m.err = open()
+		if m.err != nil {
+			log.Warn(warning, "err", m.err)
+		}
+	}()
+	return m
+}
+
 // get waits for the load; a failed load is the catalogue's model_not_loaded.
 func (m *model[T]) get(ctx context.Context) (T, error) {
 	var zero T
@@ -88,12 +102,18 @@ func readCrop(ctx context.Context, st store.Store, key string) (image.Image, err
 
 // Classifier serves the classify stage until ctx ends. Without a usable
 // model (or ONNX Runtime) it still serves, answering model_not_loaded, and
-// its health probe says why.
+// its health probe says why. The machine-readable zone, read when the
+// PP-OCR models are installed, is evidence beside the picture; without
+// them the picture decides alone (and the log says so once).
 func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m config.Models) error {
 	mdl := loadModel(d.Log, "classifier", func() (*classify.Classifier, error) {
 		return classify.Open(classify.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: d.Log})
 	})
 	defer closeAfter(mdl)
+	zr := loadOptional(d.Log, "MRZ evidence off: the zone reader did not load", func() (*zoneReader, error) {
+		return openZoneReader(m, d.Log)
+	})
+	defer closeAfter(zr)
 	h := func(ctx context.Context, req stages.ClassifyRequest) (stages.ClassifyReply, error) {
 		cl, err := mdl.get(ctx)
 		if err != nil {
@@ -103,7 +123,13 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 		if err != nil {
 			return stages.ClassifyReply{}, err
 		}
-		return cl.Classify(ctx, img, req.DocTypes)
+		var zone *classify.Zone
+		if z, err := zr.get(ctx); err == nil {
+			if zone, err = z.Read(ctx, img); err != nil {
+				return stages.ClassifyReply{}, err
+			}
+		}
+		return cl.ClassifyWithZone(ctx, img, req.DocTypes, zone)
 	}
 	return serveStage(ctx, d, c, w, stages.Classify, h, mdl.probe)
 }

@@ -1,0 +1,146 @@
+package classify
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"docsuite/pkg/doctypes"
+	"docsuite/pkg/stages"
+)
+
+//go:embed mrzcodes.json
+var mrzCodesJSON []byte
+
+// MRZCodes maps a zone key (see ZoneKey) to the catalogue types that carry
+// such a zone. A key that is not in the map belongs to no catalogue type.
+type MRZCodes map[string][]string
+
+// LoadMRZCodes returns the table shipped with the classifier
+// (mrzcodes.json, kept equal to the synthetic factory's templates).
+func LoadMRZCodes() (MRZCodes, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(mrzCodesJSON, &raw); err != nil {
+		return nil, fmt.Errorf("classify: mrzcodes.json: %w", err)
+	}
+	codes := MRZCodes{}
+	for k, v := range raw {
+		if strings.HasPrefix(k, "_") {
+			continue
+		}
+		var types []string
+		if err := json.Unmarshal(v, &types); err != nil {
+			return nil, fmt.Errorf("classify: mrzcodes.json %q: %w", k, err)
+		}
+		for _, t := range types {
+			if !doctypes.Known(t) {
+				return nil, fmt.Errorf("classify: mrzcodes.json %q: unknown type %q", k, t)
+			}
+		}
+		codes[k] = types
+	}
+	return codes, nil
+}
+
+// Zone is what a machine-readable zone read on the document says about
+// its type: the document code, the issuing state, and how far the reading
+// can be trusted.
+type Zone struct {
+	// DocumentCode is the zone's first characters without fillers ("P",
+	// "PN", "ID", "I", "AC", "V", ...).
+	DocumentCode string
+	// Issuer is the issuing state's ICAO code ("RUS", "D", ...).
+	Issuer string
+	// Valid is true when every check digit of the zone matches.
+	Valid bool
+	// Confidence is the mean recognition probability of its characters.
+	Confidence float64
+}
+
+// ZoneKey is the key of a zone in MRZCodes: its kind (P for passports,
+// PN for the Russian internal passport, I for identity cards and other
+// official travel documents of TD1/TD2 size, V for visas) and its issuer.
+func ZoneKey(z Zone) string {
+	code := strings.ToUpper(strings.TrimRight(z.DocumentCode, "<"))
+	kind := "I"
+	switch {
+	case code == "PN" && z.Issuer == "RUS":
+		kind = "PN"
+	case strings.HasPrefix(code, "P"):
+		kind = "P"
+	case strings.HasPrefix(code, "V"):
+		kind = "V"
+	}
+	return kind + " " + z.Issuer
+}
+
+// MinZoneConfidence is the recognition confidence a zone whose check
+// digits do not all match must reach to count as evidence; a zone with
+// every check digit right counts whatever its confidence.
+const MinZoneConfidence = 0.9
+
+// ApplyZone revises a reply with a zone read on the document. A zone names
+// the issuing state and the kind of document, which settles look-alike
+// types the picture alone cannot (a Pakistani and an Indian passport data
+// page; a foreign identity card and a Kazakh one):
+//   - a zone whose key lists catalogue types restricts the answer to them
+//     (and to the request's doc_type list, when there is one): the most
+//     probable of them by the picture wins, with confidence the zone's
+//     recognition confidence times that type's share of their probability;
+//   - a zone of any other key is a document of no catalogue type: `other`,
+//     with the zone's confidence.
+//
+// A zone that is not trusted (check digits off and low confidence) leaves
+// the reply as it is. p holds the picture's probabilities per class of
+// classes; allowed is the request's doc_type list (empty: every type).
+func ApplyZone(reply stages.ClassifyReply, z Zone, codes MRZCodes, classes []string, p []float64, allowed []string) stages.ClassifyReply {
+	if z.Issuer == "" || (!z.Valid && z.Confidence < MinZoneConfidence) {
+		return reply
+	}
+	conf := min(max(z.Confidence, 0), 1)
+	types, ok := codes[ZoneKey(z)]
+	if !ok {
+		return stages.ClassifyReply{Type: doctypes.Other, Confidence: conf,
+			Top: []stages.Score{{Type: doctypes.Other, Probability: conf}}}
+	}
+	if len(allowed) > 0 {
+		permitted := map[string]bool{}
+		for _, t := range allowed {
+			permitted[t] = true
+		}
+		var kept []string
+		for _, t := range types {
+			if permitted[t] {
+				kept = append(kept, t)
+			}
+		}
+		if len(kept) == 0 {
+			// The zone names types the caller did not list: the document
+			// is none of the listed ones.
+			return stages.ClassifyReply{Type: doctypes.Other, Confidence: conf,
+				Top: []stages.Score{{Type: doctypes.Other, Probability: conf}}}
+		}
+		types = kept
+	}
+	index := map[string]int{}
+	for i, c := range classes {
+		index[c] = i
+	}
+	scores := make([]stages.Score, 0, len(types))
+	sum := 0.0
+	for _, t := range types {
+		v := 1e-6 // a type the picture gives nothing still stays a candidate
+		if i, ok := index[t]; ok && i < len(p) {
+			v += p[i]
+		}
+		scores = append(scores, stages.Score{Type: t, Probability: v})
+		sum += v
+	}
+	for i := range scores {
+		scores[i].Probability = conf * scores[i].Probability / sum
+	}
+	sort.SliceStable(scores, func(a, b int) bool { return scores[a].Probability > scores[b].Probability })
+	return stages.ClassifyReply{Type: scores[0].Type, Confidence: scores[0].Probability, Top: scores[:min(topN, len(scores))]}
+}

@@ -1,0 +1,127 @@
+package classify
+
+import (
+	"reflect"
+	"sort"
+	"testing"
+
+	"docsuite/pkg/doctypes"
+	"docsuite/pkg/stages"
+	"docsuite/pkg/synth"
+)
+
+// TestMRZCodesMatchTemplates rebuilds the zone table from the factory's
+// templates (each type whose template prints a zone, under its kind and
+// country) and requires the shipped mrzcodes.json to be the same.
+func TestMRZCodesMatchTemplates(t *testing.T) {
+	cat, err := synth.LoadCatalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := MRZCodes{}
+	for _, typ := range cat.Types() {
+		tpl, ok := cat.Get(typ)
+		if !ok || doctypes.IsSpecial(typ) {
+			continue
+		}
+		for _, e := range tpl.Elements {
+			if e.Kind != "mrz" {
+				continue
+			}
+			country := tpl.Country
+			if country == "" {
+				country = "RUS"
+			}
+			code := e.Text
+			switch {
+			case e.Style == "rus":
+				code = "PN"
+			case code == "" && e.Style == "td1":
+				code = "ID"
+			case code == "":
+				code = "P"
+			}
+			k := ZoneKey(Zone{DocumentCode: code, Issuer: country})
+			want[k] = append(want[k], typ)
+		}
+	}
+	for k := range want {
+		sort.Strings(want[k])
+	}
+	got, err := LoadMRZCodes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range got {
+		sort.Strings(got[k])
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("mrzcodes.json differs from the templates:\n got %v\nwant %v", got, want)
+	}
+}
+
+func TestZoneKey(t *testing.T) {
+	cases := []struct {
+		code, issuer, want string
+	}{
+		{"PN", "RUS", "PN RUS"},
+		{"P", "RUS", "P RUS"},
+		{"P<", "IND", "P IND"},
+		{"PN", "UKR", "P UKR"}, // PN elsewhere is an ordinary passport code
+		{"ID", "KAZ", "I KAZ"},
+		{"I", "D", "I D"},
+		{"AC", "UTO", "I UTO"},
+		{"V", "UTO", "V UTO"},
+	}
+	for _, c := range cases {
+		if got := ZoneKey(Zone{DocumentCode: c.code, Issuer: c.issuer}); got != c.want {
+			t.Errorf("ZoneKey(%q, %q) = %q, want %q", c.code, c.issuer, got, c.want)
+		}
+	}
+}
+
+func TestApplyZone(t *testing.T) {
+	codes, err := LoadMRZCodes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	classes := []string{"ind_passport_2000_main", "ind_passport_2008_main", "pak_passport_2013_main", "passport_main", "not_document", "other"}
+	// The picture says not_document: the zone must overrule it.
+	p := []float64{0.02, 0.05, 0.03, 0.0, 0.9, 0.0}
+	pictured := stages.ClassifyReply{Type: "not_document", Confidence: 0.9, Top: []stages.Score{{Type: "not_document", Probability: 0.9}}}
+	cases := []struct {
+		name     string
+		zone     Zone
+		allowed  []string
+		wantType string
+		wantConf float64
+	}{
+		{"valid Indian zone picks the likelier Indian year", Zone{"P", "IND", true, 0.97}, nil, "ind_passport_2008_main", 0.97 * 0.05 / 0.07},
+		{"valid Pakistani zone", Zone{"P", "PAK", true, 0.95}, nil, "pak_passport_2013_main", 0.95},
+		{"Russian internal zone the picture gave nothing", Zone{"PN", "RUS", true, 0.99}, nil, "passport_main", 0.99},
+		{"foreign zone is other", Zone{"ID", "D", true, 0.93}, nil, "other", 0.93},
+		{"visa is other", Zone{"V", "UTO", true, 0.93}, nil, "other", 0.93},
+		{"untrusted zone changes nothing", Zone{"P", "PAK", false, 0.6}, nil, "not_document", 0.9},
+		{"confident zone with a bad check digit counts", Zone{"P", "PAK", false, 0.95}, nil, "pak_passport_2013_main", 0.95},
+		{"zone outside the doc_type list is other", Zone{"P", "PAK", true, 0.95}, []string{"passport_main"}, "other", 0.95},
+		{"doc_type list narrows the zone's types", Zone{"P", "IND", true, 0.9}, []string{"ind_passport_2000_main"}, "ind_passport_2000_main", 0.9},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := ApplyZone(pictured, c.zone, codes, classes, p, c.allowed)
+			if got.Type != c.wantType || abs(got.Confidence-c.wantConf) > 1e-3 {
+				t.Errorf("got %s %.4f, want %s %.4f", got.Type, got.Confidence, c.wantType, c.wantConf)
+			}
+			if got.Confidence < 0 || got.Confidence > 1 || len(got.Top) == 0 || got.Top[0].Type != got.Type {
+				t.Errorf("inconsistent reply %+v", got)
+			}
+		})
+	}
+}
+
+func abs(v float64) float64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

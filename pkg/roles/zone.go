@@ -1,0 +1,86 @@
+package roles
+
+import (
+	"context"
+	"errors"
+	"image"
+	"log/slog"
+
+	"docsuite/pkg/classify"
+	"docsuite/pkg/config"
+	"docsuite/pkg/cvimg"
+	"docsuite/pkg/mrz"
+	"docsuite/pkg/onnxrt"
+	"docsuite/pkg/orient"
+	"docsuite/pkg/ppocr"
+)
+
+// zoneReader reads the machine-readable zone of a crop for the classifier:
+// it turns the crop upright with the orientation models, then reads the
+// zone with PP-OCR. The zone's issuer and document code are evidence the
+// picture alone lacks (classify.ApplyZone).
+type zoneReader struct {
+	rt  *onnxrt.Runtime
+	or  *orient.Orienter
+	eng *ppocr.Engine
+	rd  *mrz.Reader
+}
+
+// minZoneSide is the shorter side, in pixels, below which a crop is not
+// searched for a zone: its characters would be under 4 pixels tall.
+const minZoneSide = 120
+
+// openZoneReader loads the models the zone reader needs.
+func openZoneReader(m config.Models, log *slog.Logger) (*zoneReader, error) {
+	rt, err := onnxrt.Open(onnxrt.Options{Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	z := &zoneReader{rt: rt}
+	if z.eng, err = ppocr.Open(rt, ""); err != nil {
+		_ = z.Close()
+		return nil, err
+	}
+	z.rd = mrz.NewReader(z.eng)
+	if z.or, err = orient.Open(orient.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: log}); err != nil {
+		_ = z.Close()
+		return nil, err
+	}
+	return z, nil
+}
+
+// Close releases the models.
+func (z *zoneReader) Close() error {
+	var errs []error
+	if z.or != nil {
+		errs = append(errs, z.or.Close())
+	}
+	if z.eng != nil {
+		errs = append(errs, z.eng.Close())
+	}
+	return errors.Join(append(errs, z.rt.Close())...)
+}
+
+// Read returns the zone of the crop, or nil when it has none that could
+// be read.
+func (z *zoneReader) Read(ctx context.Context, img image.Image) (*classify.Zone, error) {
+	if b := img.Bounds(); min(b.Dx(), b.Dy()) < minZoneSide {
+		return nil, nil
+	}
+	rot, _, err := z.or.Orient(ctx, img)
+	if err != nil {
+		return nil, err
+	}
+	up, err := cvimg.Turn(img, rot)
+	if err != nil {
+		return nil, err
+	}
+	rd, err := z.rd.Read(ctx, up)
+	if errors.Is(err, mrz.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &classify.Zone{DocumentCode: rd.DocumentCode, Issuer: rd.Issuer, Valid: rd.Valid(), Confidence: rd.Confidence}, nil
+}
