@@ -14,8 +14,10 @@ const (
 // wide of tiles with no detail left (solidShare of their pixels clipped)
 // that lies between the document's content: each of its tiles has a tile
 // that is not blown out on both sides of it in its row or in its column,
-// not counting the crop's outermost ring of tiles. White background or
-// margin runs out to the crop's edge, so it is not a spot. On a document
+// not counting the crop's outermost ring of tiles. The blown tiles next to
+// a spot count too (its rim, where it covers part of a tile). White
+// background or margin runs out to the crop's edge, so it is not a spot.
+// On a document
 // whose paper is itself at the clipping level (a white-paper scan) a
 // bright spot cannot be told from blank paper and glare is 0; wash-out
 // still catches an overexposed scan.
@@ -32,13 +34,24 @@ func glare(p plane) float64 {
 	}
 	spots := g.open(solid)
 	in := g.enclosed(spots, blown)
+	// The spot's rim, where it covers only part of a tile, is the blown
+	// tiles next to it.
+	counted := make([]bool, len(in))
 	n := 0
-	for i, s := range spots {
-		if s && in[i] {
-			n++
+	for i := range in {
+		x, y := i%g.cols, i/g.cols
+		for dy := -1; dy <= 1 && !counted[i]; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				nx, ny := x+dx, y+dy
+				if nx >= 0 && ny >= 0 && nx < g.cols && ny < g.rows && in[ny*g.cols+nx] && (blown[i] || dx == 0 && dy == 0) {
+					counted[i] = true
+					n++
+					break
+				}
+			}
 		}
 	}
-	return clamp01(float64(n) / float64(len(spots)) / glareFull)
+	return clamp01(float64(n) / float64(len(in)) / glareFull)
 }
 
 // tileMap is the crop cut into about tileGrid × tileGrid tiles.
