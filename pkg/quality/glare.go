@@ -94,11 +94,12 @@ func newTileMap(p plane) tileMap {
 	return g
 }
 
-// at reports m at tile (x, y); tiles outside the grid count as set, as
-// if a blown-out margin went on past the frame.
+// at reports m at tile (x, y); tiles outside the grid are not set, so a
+// spot needs a 3 × 3 core inside the crop and a blown band along the
+// edge less than 3 tiles deep is no spot.
 func (g tileMap) at(m []bool, x, y int) bool {
 	if x < 0 || y < 0 || x >= g.cols || y >= g.rows {
-		return true
+		return false
 	}
 	return m[y*g.cols+x]
 }

@@ -60,6 +60,8 @@ func TestGlareRules(t *testing.T) {
 		{"grey paper, small spot", page(w, h, 200, disc(w, h, 0.5, 0.5, 0.08, 0.08)), 0, 0.2},
 		{"grey paper in a white margin", page(w, h, 200, margin), 0, 0},
 		{"grey paper in a white margin, spot spilling into it", page(w, h, 200, margin, disc(w, h, 0.75, 0.5, 0.22, 0.25)), 0.4, 1},
+		{"grey paper under a white band 2 tiles deep, dark marks in it", page(w, h, 200,
+			band(func(x, y int) bool { return y < 74 && !((x%550 >= 100 && x%550 < 140) && y > 20) })), 0, 0},
 		{"grey paper with white rules 20 px wide", page(w, h, 200, band(func(x, y int) bool { return y%150 < 20 || x%200 < 20 })), 0, 0},
 		{"white paper", page(w, h, 255), 0, 0},
 		{"white paper, spot", page(w, h, 255, disc(w, h, 0.5, 0.5, 0.25, 0.25)), 0, 0},
