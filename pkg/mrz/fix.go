@@ -40,6 +40,22 @@ func kinds(f Format, lines []string) []string {
 	return []string{"aaaaa" + rep('a', 39), rep('*', 9) + "n" + "aaa" + "nnnnnnn" + "a" + "nnnnnnn" + rep('*', 14) + "nn"}
 }
 
+// clearStrays turns into fillers the lone characters standing inside long
+// runs of fillers on a name line (specks read as letters): a name part is
+// never one character flanked by three or more fillers on each side.
+func clearStrays(line string) (string, int) {
+	b := []byte(line)
+	changed := 0
+	for i := 3; i < len(b)-3; i++ {
+		if b[i] != Filler && b[i-1] == Filler && b[i-2] == Filler && b[i-3] == Filler &&
+			b[i+1] == Filler && b[i+2] == Filler && b[i+3] == Filler {
+			b[i] = Filler
+			changed++
+		}
+	}
+	return string(b), changed
+}
+
 // fixTypes replaces look-alikes that cannot stand where they are (a
 // letter in a date, a digit in a country code) and counts the changes.
 func fixTypes(f Format, lines []string) ([]string, int) {
@@ -72,7 +88,13 @@ func fixTypes(f Format, lines []string) ([]string, int) {
 		}
 		out[i] = string(b)
 	}
-	return out, changed
+	name := 0 // the line holding the names
+	if f == TD1 {
+		name = 2
+	}
+	var c int
+	out[name], c = clearStrays(out[name])
+	return out, changed + c
 }
 
 // repairChecks tries single look-alike substitutions in the fields whose

@@ -55,14 +55,7 @@ func (r *Reader) Read(ctx context.Context, img image.Image) (*Reading, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mrz: %w", err)
 	}
-	rows := mergeRows(boxes)
-	// Zone lines are long and thin and span most of the document's width.
-	var cand []image.Rectangle
-	for _, rr := range rows {
-		if rr.Dx() >= 10*rr.Dy() && rr.Dx()*10 >= b.Dx()*3 {
-			cand = append(cand, rr)
-		}
-	}
+	cand := zoneRows(mergeRows(boxes), b)
 	if len(cand) == 0 {
 		return nil, ErrNotFound
 	}
@@ -130,8 +123,9 @@ func (r *Reader) Read(ctx context.Context, img image.Image) (*Reading, error) {
 	return best, nil
 }
 
-// mergeRows joins boxes that lie on one text row with small gaps between
-// them (the detector sometimes splits a zone line at runs of fillers).
+// mergeRows joins boxes that lie on one text row, whatever the gap
+// between them: the detector often leaves out a zone line's runs of
+// fillers and splits the line there.
 func mergeRows(boxes []ppocr.Box) []image.Rectangle {
 	rs := make([]image.Rectangle, len(boxes))
 	for i, b := range boxes {
@@ -153,7 +147,7 @@ func mergeRows(boxes []ppocr.Box) []image.Rectangle {
 			o := rs[j]
 			ov := min(cur.Max.Y, o.Max.Y) - max(cur.Min.Y, o.Min.Y)
 			h := min(cur.Dy(), o.Dy())
-			if ov*10 >= h*7 && o.Min.X-cur.Max.X <= 2*h && abs(cur.Dy()-o.Dy())*3 <= h {
+			if ov*10 >= h*7 && abs(cur.Dy()-o.Dy())*3 <= h {
 				cur = cur.Union(o)
 				used[j] = true
 			}
@@ -164,17 +158,47 @@ func mergeRows(boxes []ppocr.Box) []image.Rectangle {
 	return out
 }
 
+// zoneRows returns the rows that may be zone lines: long thin rows that
+// span much of the document's width, and the rows just above or below
+// them starting at the same left edge (a line the detector found only in
+// part). Rows stacked like that are stretched to their common width, so
+// that each is read whole.
+func zoneRows(rows []image.Rectangle, b image.Rectangle) []image.Rectangle {
+	wide := func(r image.Rectangle) bool { return r.Dx() >= 10*r.Dy() && r.Dx()*10 >= b.Dx()*3 }
+	var cand []image.Rectangle
+	for i, r := range rows {
+		keep := wide(r)
+		for _, j := range []int{i - 1, i + 1} {
+			if keep || j < 0 || j >= len(rows) || !wide(rows[j]) {
+				continue
+			}
+			pair := []image.Rectangle{rows[min(i, j)], rows[max(i, j)]}
+			keep = stacked(pair)
+		}
+		if keep {
+			cand = append(cand, r)
+		}
+	}
+	for i := 1; i < len(cand); i++ {
+		if stacked(cand[i-1 : i+1]) {
+			x0 := min(cand[i-1].Min.X, cand[i].Min.X)
+			x1 := max(cand[i-1].Max.X, cand[i].Max.X)
+			cand[i-1].Min.X, cand[i-1].Max.X = x0, x1
+			cand[i].Min.X, cand[i].Max.X = x0, x1
+		}
+	}
+	return cand
+}
+
 // stacked reports whether rects lie like the lines of one zone: one
 // under the next at about one line's height, starting at the same left
-// edge. Widths may differ: the detector often stops a line at its
-// trailing fillers.
+// edge. Widths may differ: the detector often misses a line's fillers.
 func stacked(rs []image.Rectangle) bool {
 	for i := 1; i < len(rs); i++ {
 		a, b := rs[i-1], rs[i]
 		h := max(a.Dy(), b.Dy())
 		gap := (b.Min.Y + b.Max.Y - a.Min.Y - a.Max.Y) / 2 // centre to centre
-		if gap <= 0 || gap > 2*h || 10*min(a.Dx(), b.Dx()) < 4*max(a.Dx(), b.Dx()) ||
-			abs(a.Min.X-b.Min.X) > 2*h {
+		if gap <= 0 || gap > 2*h || abs(a.Min.X-b.Min.X) > 2*h {
 			return false
 		}
 	}
