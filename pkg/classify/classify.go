@@ -87,21 +87,33 @@ func (c *Classifier) Close() error {
 // probability is below the manifest's other_threshold becomes `other`
 // with confidence 1 - p, the probability that it is not that type.
 func (c *Classifier) Classify(ctx context.Context, img image.Image, docTypes []string) (stages.ClassifyReply, error) {
-	return c.ClassifyWithZone(ctx, img, docTypes, nil)
+	return c.ClassifyWith(ctx, img, docTypes, Evidence{})
 }
 
-// ClassifyWithZone is Classify with the machine-readable zone read on the
-// document, when one was (nil: none); see ApplyZone for how it counts.
-func (c *Classifier) ClassifyWithZone(ctx context.Context, img image.Image, docTypes []string, zone *Zone) (stages.ClassifyReply, error) {
+// Evidence is what was read on the document beside its picture.
+type Evidence struct {
+	// Zone is the machine-readable zone, nil when none was read (see
+	// ApplyZone for how it counts).
+	Zone *Zone
+	// TextLines is the number of text lines found on the crop; from
+	// MinDocumentLines on, not_document and empty are ruled out.
+	TextLines int
+}
+
+// ClassifyWith is Classify with evidence read on the document.
+func (c *Classifier) ClassifyWith(ctx context.Context, img image.Image, docTypes []string, ev Evidence) (stages.ClassifyReply, error) {
 	in := c.sess.Spec().Input.Tensor(nil, img)
 	out, err := c.sess.Run(ctx, in, 1)
 	if err != nil {
 		return stages.ClassifyReply{}, fmt.Errorf("classify: %w", err)
 	}
 	p := c.head.Probabilities(out[TypeHead])
+	if ev.TextLines >= MinDocumentLines {
+		ruleOutNonDocuments(c.head.Classes, p)
+	}
 	reply := c.decide(append([]float64(nil), p...), docTypes)
-	if zone != nil {
-		reply = ApplyZone(reply, *zone, c.codes, c.head.Classes, p, docTypes)
+	if ev.Zone != nil {
+		reply = ApplyZone(reply, *ev.Zone, c.codes, c.head.Classes, p, docTypes)
 	}
 	return reply, nil
 }

@@ -144,3 +144,30 @@ func ApplyZone(reply stages.ClassifyReply, z Zone, codes MRZCodes, classes []str
 	sort.SliceStable(scores, func(a, b int) bool { return scores[a].Probability > scores[b].Probability })
 	return stages.ClassifyReply{Type: scores[0].Type, Confidence: scores[0].Probability, Top: scores[:min(topN, len(scores))]}
 }
+
+// MinDocumentLines is the number of text lines found on a crop from which
+// it is taken to be a document: not_document and empty are then ruled out
+// and the picture's probability is shared among the rest. Photographs of
+// scenes carry a sign or a number plate, not a page of lines.
+const MinDocumentLines = 5
+
+// ruleOutNonDocuments zeroes not_document and empty in p and renormalises
+// it; it leaves p as it is when nothing else has any probability.
+func ruleOutNonDocuments(classes []string, p []float64) {
+	rest := 0.0
+	for i, c := range classes {
+		if c != doctypes.NotDocument && c != doctypes.Empty {
+			rest += p[i]
+		}
+	}
+	if rest <= 0 {
+		return
+	}
+	for i, c := range classes {
+		if c == doctypes.NotDocument || c == doctypes.Empty {
+			p[i] = 0
+		} else {
+			p[i] /= rest
+		}
+	}
+}

@@ -125,3 +125,27 @@ func abs(v float64) float64 {
 	}
 	return v
 }
+
+func TestRuleOutNonDocuments(t *testing.T) {
+	classes := []string{"snils_front", "other", "not_document", "empty"}
+	cases := []struct {
+		name string
+		p    []float64
+		want []float64
+	}{
+		{"picture says not a document", []float64{0.1, 0.1, 0.7, 0.1}, []float64{0.5, 0.5, 0, 0}},
+		{"nothing else probable: unchanged", []float64{0, 0, 0.6, 0.4}, []float64{0, 0, 0.6, 0.4}},
+		{"already a document", []float64{0.8, 0.2, 0, 0}, []float64{0.8, 0.2, 0, 0}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := append([]float64(nil), c.p...)
+			ruleOutNonDocuments(classes, p)
+			for i := range p {
+				if abs(p[i]-c.want[i]) > 1e-9 {
+					t.Fatalf("got %v, want %v", p, c.want)
+				}
+			}
+		})
+	}
+}

@@ -123,13 +123,13 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 		if err != nil {
 			return stages.ClassifyReply{}, err
 		}
-		var zone *classify.Zone
+		var ev classify.Evidence
 		if z, err := zr.get(ctx); err == nil {
-			if zone, err = z.Read(ctx, img); err != nil {
+			if ev, err = z.Read(ctx, img); err != nil {
 				return stages.ClassifyReply{}, err
 			}
 		}
-		return cl.ClassifyWithZone(ctx, img, req.DocTypes, zone)
+		return cl.ClassifyWith(ctx, img, req.DocTypes, ev)
 	}
 	return serveStage(ctx, d, c, w, stages.Classify, h, mdl.probe)
 }

@@ -61,26 +61,33 @@ func (z *zoneReader) Close() error {
 	return errors.Join(append(errs, z.rt.Close())...)
 }
 
-// Read returns the zone of the crop, or nil when it has none that could
-// be read.
-func (z *zoneReader) Read(ctx context.Context, img image.Image) (*classify.Zone, error) {
+// Read returns the evidence read on the crop: its text lines and its
+// zone, when it has one that could be read.
+func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Evidence, error) {
+	var ev classify.Evidence
 	if b := img.Bounds(); min(b.Dx(), b.Dy()) < minZoneSide {
-		return nil, nil
+		return ev, nil
 	}
 	rot, _, err := z.or.Orient(ctx, img)
 	if err != nil {
-		return nil, err
+		return ev, err
 	}
 	up, err := cvimg.Turn(img, rot)
 	if err != nil {
-		return nil, err
+		return ev, err
 	}
+	boxes, err := z.eng.Detect(ctx, ppocr.NewImage(up), ppocr.DetectOptions{})
+	if err != nil {
+		return ev, err
+	}
+	ev.TextLines = len(boxes)
 	rd, err := z.rd.Read(ctx, up)
 	if errors.Is(err, mrz.ErrNotFound) {
-		return nil, nil
+		return ev, nil
 	}
 	if err != nil {
-		return nil, err
+		return ev, err
 	}
-	return &classify.Zone{DocumentCode: rd.DocumentCode, Issuer: rd.Issuer, Valid: rd.Valid(), Confidence: rd.Confidence}, nil
+	ev.Zone = &classify.Zone{DocumentCode: rd.DocumentCode, Issuer: rd.Issuer, Valid: rd.Valid(), Confidence: rd.Confidence}
+	return ev, nil
 }
