@@ -25,6 +25,11 @@ import (
 // real data, untouched: normal and sharp at the defaults.
 const qualityBase = "SmartIDReader-Server-SDK/testdata__passport_rf_1.jpg"
 
+// glareBase is a real scan of a green passport spread on a white scanner
+// lid: its paper is below clipping, so a bright spot on it is glare (on
+// qualityBase's white paper it could not be told from paper).
+const glareBase = "iAmmarTahir-MASK-RCNN-Dataset/PakPass__Original__5.jpg"
+
 // realFile reads a file of ../shared/realdata or skips the test.
 func realFile(t *testing.T, rel string) []byte {
 	t.Helper()
@@ -87,6 +92,11 @@ func TestQualityFlagsOnVariantsOfARealScan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	greenFile := realFile(t, glareBase)
+	green, err := jpeg.Decode(bytes.NewReader(greenFile))
+	if err != nil {
+		t.Fatal(err)
+	}
 	in := startAllInOne(t, nil)
 	small := shrink(img, 300)
 	tests := []struct {
@@ -96,6 +106,8 @@ func TestQualityFlagsOnVariantsOfARealScan(t *testing.T) {
 	}{
 		{"untouched", base, flagsOf{exposure: "normal"}},
 		{"brightened", encodePNG(t, mapRGB(img, func(v float64) float64 { return v + 170 })), flagsOf{exposure: "overexposed"}},
+		{"untouched green passport", greenFile, flagsOf{exposure: "normal"}},
+		{"glare over a fifth of a green passport", encodePNG(t, whiteEllipse(green, 0.6, 0.45, 0.28, 0.25)), flagsOf{exposure: "overexposed"}},
 		{"darkened", encodePNG(t, mapRGB(img, func(v float64) float64 { return v * 0.2 })), flagsOf{exposure: "underexposed"}},
 		{"blurred", encodePNG(t, boxBlur(shrink(img, 700), 3)), flagsOf{exposure: "normal", blurred: true}},
 		{"downscaled", encodePNG(t, shrink(img, 200)), flagsOf{exposure: "normal", lowRes: true}},
@@ -242,6 +254,23 @@ func mapRGB(img image.Image, f func(v float64) float64) *image.RGBA {
 		for x := 0; x < b.Dx(); x++ {
 			r, g, bl, _ := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
 			out.SetRGBA(x, y, color.RGBA{c(r), c(g), c(bl), 255})
+		}
+	}
+	return out
+}
+
+// whiteEllipse lays a blown-out ellipse centred at (cx, cy) with radii
+// (rx, ry), in fractions of the image, over a copy of img.
+func whiteEllipse(img image.Image, cx, cy, rx, ry float64) *image.RGBA {
+	out := mapRGB(img, func(v float64) float64 { return v })
+	b := out.Bounds()
+	for y := 0; y < b.Dy(); y++ {
+		for x := 0; x < b.Dx(); x++ {
+			dx := (float64(x)/float64(b.Dx()) - cx) / rx
+			dy := (float64(y)/float64(b.Dy()) - cy) / ry
+			if dx*dx+dy*dy < 1 {
+				out.SetRGBA(x, y, color.RGBA{255, 255, 255, 255})
+			}
 		}
 	}
 	return out
