@@ -49,13 +49,23 @@ type Reading struct {
 // it. A zone whose check digits fail is still returned (see
 // Document.Valid); ErrNotFound means no line looked like a zone.
 func (r *Reader) Read(ctx context.Context, img image.Image) (*Reading, error) {
-	b := img.Bounds()
 	m := ppocr.NewImage(img)
-	boxes, err := r.e.Detect(ctx, m, ppocr.DetectOptions{Upscale: true})
+	boxes, err := r.e.Detect(ctx, m, DetectOptions())
 	if err != nil {
 		return nil, fmt.Errorf("mrz: %w", err)
 	}
-	cand := zoneRows(mergeRows(boxes), b)
+	return r.ReadDetected(ctx, m, boxes)
+}
+
+// DetectOptions are the text-detection options Read uses; a caller that
+// has already detected the lines of an image with them passes the boxes to
+// ReadDetected instead of detecting twice.
+func DetectOptions() ppocr.DetectOptions { return ppocr.DetectOptions{Upscale: true} }
+
+// ReadDetected is Read over the text lines already detected on m with
+// DetectOptions.
+func (r *Reader) ReadDetected(ctx context.Context, m *ppocr.Image, boxes []ppocr.Box) (*Reading, error) {
+	cand := zoneRows(mergeRows(boxes), m.Bounds())
 	if len(cand) == 0 {
 		return nil, ErrNotFound
 	}

@@ -76,12 +76,13 @@ func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Eviden
 	if err != nil {
 		return ev, err
 	}
-	boxes, err := z.eng.Detect(ctx, ppocr.NewImage(up), ppocr.DetectOptions{})
+	m := ppocr.NewImage(up)
+	boxes, err := z.eng.Detect(ctx, m, mrz.DetectOptions())
 	if err != nil {
 		return ev, err
 	}
 	ev.TextLines = len(boxes)
-	rd, err := z.rd.Read(ctx, up)
+	rd, err := z.rd.ReadDetected(ctx, m, boxes)
 	if errors.Is(err, mrz.ErrNotFound) {
 		return ev, nil
 	}
