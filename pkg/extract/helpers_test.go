@@ -50,12 +50,32 @@ type sample struct {
 	fields map[string]string
 }
 
-// synthPassports renders n photographed passport_main spreads (default
-// effects: light, blur, noise, perspective, JPEG) and cuts each out as
-// the cropper would, turned upright.
-func synthPassports(t testing.TB, seed uint64, n int) []sample {
+// condition is how the factory's passports are shot.
+type condition struct {
+	name string
+	// fx multiplies every effect's default strength (light, blur, noise,
+	// perspective, occlusion, JPEG, ...); scan is the share of flat
+	// scanner-style scenes.
+	fx, scan float64
+}
+
+// Conditions of the evaluation: flat scans with mild effects, and the
+// factory's default mix of photos.
+var (
+	scans  = condition{name: "scans (flat, effects x0.3)", fx: 0.3, scan: 1}
+	photos = condition{name: "photos (default effects)", fx: 1, scan: 0.15}
+)
+
+// synthPassports renders n passport_main spreads under condition c and
+// cuts each out as the cropper would, turned upright.
+func synthPassports(t testing.TB, c condition, seed uint64, n int) []sample {
 	t.Helper()
-	g, err := synth.New(synth.Config{Seed: seed, Types: []string{"passport_main"}, MinDocs: 1, MaxDocs: 1, Effects: synth.DefaultEffects()})
+	fx := synth.DefaultEffects()
+	for _, p := range []*float64{&fx.Perspective, &fx.Angle, &fx.Mirror, &fx.Turn, &fx.Overlap, &fx.Occlusion, &fx.Shadow,
+		&fx.Glare, &fx.Lighting, &fx.Exposure, &fx.Blur, &fx.Noise, &fx.JPEG, &fx.LowRes, &fx.Clutter, &fx.Bend} {
+		*p *= c.fx
+	}
+	g, err := synth.New(synth.Config{Seed: seed, Types: []string{"passport_main"}, MinDocs: 1, MaxDocs: 1, Effects: fx, ScanProb: c.scan})
 	if err != nil {
 		t.Fatal(err)
 	}

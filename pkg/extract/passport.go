@@ -35,6 +35,19 @@ var (
 	reNum  = regexp.MustCompile(`(\d{2})\s*(\d{2})\s*(\d{6})`)
 )
 
+// abbrev fixes the abbreviations that open places and authorities
+// ("ГОР." and the like), which Tesseract reads with a comma or a Т for
+// the Г.
+var abbrev = regexp.MustCompile(`(^|\s)(?:[ГТ]ОР|ОБЛ|ПОС|ДЕР|С)[.,](\s|$)`)
+
+func place(s string) string {
+	s = text(s)
+	return abbrev.ReplaceAllStringFunc(s, func(m string) string {
+		m = strings.Replace(m, ",", ".", 1)
+		return strings.Replace(m, "ТОР.", "ГОР.", 1)
+	})
+}
+
 var passportVisual = map[string]visual{
 	"surname":           {whitelist: nameChars, format: name},
 	"first_name":        {whitelist: nameChars, format: name},
@@ -43,7 +56,7 @@ var passportVisual = map[string]visual{
 	"date_of_birth":     {whitelist: "0123456789.", format: date},
 	"date_of_issue":     {whitelist: "0123456789.", format: date},
 	"subdivision_code":  {whitelist: "0123456789-", format: code},
-	"place_of_birth":    {whitelist: textChars, block: true, format: text},
+	"place_of_birth":    {whitelist: textChars, block: true, format: place},
 	"issuing_authority": {whitelist: textChars, block: true, format: text},
 	"series_and_number": {whitelist: "0123456789 ", format: number},
 }
@@ -123,48 +136,48 @@ func (x *Extractor) Passport(ctx context.Context, img image.Image) (Fields, erro
 	if !ok || ru == nil {
 		place = x.passport.fromCrop(b)
 	}
-	// Visual readings of every field whose region is on the crop.
+	// Visual readings, made when a field needs one, of fields whose region
+	// lies on the crop.
 	vis := map[string]read{}
-	for f, v := range passportVisual {
-		box, ok := x.passport.fields[f]
-		if !ok {
-			continue
+	var verr error
+	look := func(f string) (read, bool) {
+		if v, ok := vis[f]; ok {
+			return v, v.text != ""
 		}
-		r, ok := place.rect(box, 1.5, 1, b)
-		if !ok {
-			continue
+		r, ok := x.region(place, f, b)
+		if !ok || verr != nil {
+			return read{}, false
 		}
-		got, err := x.readVisual(ctx, img, r, v, x.passport.vert[f])
+		got, err := x.readVisual(ctx, img, r, passportVisual[f], x.passport.vert[f])
 		if err != nil {
-			return nil, err
+			verr = err
+			return read{}, false
 		}
 		vis[f] = got
+		return got, got.text != ""
 	}
 	out := Fields{}
 	setVis := func(f string, factor float64) bool {
-		v, ok := vis[f]
-		if !ok || v.text == "" {
+		v, ok := look(f)
+		if !ok {
 			return false
 		}
 		out[f] = Field{Text: v.text, Confidence: round3(v.conf * factor), Coords: quad(v.rect)}
 		return true
 	}
-	// chooseMRZ puts the zone's value when its check digit holds: higher
-	// confidence when the visual zone agrees. Otherwise the visual value.
-	chooseMRZ := func(f, val string, checked bool, rect image.Rectangle) {
-		v, seen := vis[f]
-		switch {
-		case val != "" && checked && seen && v.text == val:
-			out[f] = Field{Text: val, Confidence: 0.99, Coords: quad(v.rect)}
-		case val != "" && checked:
-			r := rect
-			if seen {
-				r = v.rect
-			}
-			out[f] = Field{Text: val, Confidence: 0.95, Coords: quad(r)}
-		default:
+	// chooseMRZ puts the zone's value when its check digit holds, placed
+	// on the field's printed region (or the zone's line when the region is
+	// off the crop); otherwise the visual value.
+	chooseMRZ := func(f, val string, checked bool, line image.Rectangle) {
+		if val == "" || !checked {
 			setVis(f, 0.9)
+			return
 		}
+		r, ok := x.region(place, f, b)
+		if !ok {
+			r = line
+		}
+		out[f] = Field{Text: val, Confidence: 0.98, Coords: quad(r)}
 	}
 	if rd != nil && ru != nil {
 		l1, l2 := rd.Rects[0], rd.Rects[1]
@@ -183,16 +196,22 @@ func (x *Extractor) Passport(ctx context.Context, img image.Image) (Fields, erro
 		// Names have no check digit either; the zone's line is cut after
 		// 39 characters, so a name that reaches the end may be incomplete.
 		truncated := !strings.HasSuffix(rd.Lines[0], "<")
+		// A name line that lost characters in recognition is no evidence.
+		namesOK := rd.Valid() && rd.Lost[0] == 0
 		for f, val := range map[string]string{"surname": ru.Surname, "first_name": ru.GivenName, "other_names": ru.Patronymic} {
-			v, seen := vis[f]
+			v, seen := look(f)
 			switch {
 			case val == "":
 				setVis(f, 0.9)
 			case seen && sameName(v.text, val):
 				out[f] = Field{Text: val, Confidence: 0.98, Coords: quad(v.rect)}
-			case truncated && seen && v.text != "" && strings.HasPrefix(v.text, val):
+			case truncated && seen && strings.HasPrefix(v.text, val):
 				setVis(f, 0.9)
-			case rd.Valid():
+			case seen && lookAlike(mrz.EncodeRusName(v.text), mrz.EncodeRusName(val)):
+				// The zone's reading differs only in look-alike characters
+				// (8 and B stand for Я and Б): the visual name settles it.
+				out[f] = Field{Text: v.text, Confidence: 0.95, Coords: quad(v.rect)}
+			case namesOK:
 				r := l1
 				if seen {
 					r = v.rect
@@ -208,7 +227,11 @@ func (x *Extractor) Passport(ctx context.Context, img image.Image) (Fields, erro
 		if rd.Valid() {
 			conf = 0.99
 		}
-		out["mrz_1"] = Field{Text: rd.Lines[0], Confidence: round3(conf), Coords: quad(l1)}
+		conf1 := conf
+		if !namesOK {
+			conf1 = 0.5 * rd.Confidence
+		}
+		out["mrz_1"] = Field{Text: rd.Lines[0], Confidence: round3(conf1), Coords: quad(l1)}
 		out["mrz_2"] = Field{Text: rd.Lines[1], Confidence: round3(conf), Coords: quad(l2)}
 	} else {
 		for _, f := range []string{"series_and_number", "date_of_birth", "date_of_issue", "subdivision_code", "sex", "surname", "first_name", "other_names"} {
@@ -217,12 +240,25 @@ func (x *Extractor) Passport(ctx context.Context, img image.Image) (Fields, erro
 	}
 	setVis("place_of_birth", 0.9)
 	setVis("issuing_authority", 0.9)
+	if verr != nil {
+		return nil, verr
+	}
 	// The main spread is pages 2 and 3 by definition of the type.
 	if box, ok := x.passport.fields["page_number"]; ok {
 		r, _ := place.rect(box, 0, 0, b)
 		out["page_number"] = Field{Text: "2-3", Confidence: 0.99, Coords: quad(r)}
 	}
 	return out, nil
+}
+
+// region is where field f is printed on the crop, with a margin; ok is
+// false when it is not (mostly) on the crop.
+func (x *Extractor) region(place placement, f string, b image.Rectangle) (image.Rectangle, bool) {
+	box, ok := x.passport.fields[f]
+	if !ok {
+		return image.Rectangle{}, false
+	}
+	return place.rect(box, 1.5, 1, b)
 }
 
 // mrzDate formats a YYMMDD zone date as dd.mm.yyyy; "" when impossible.
@@ -232,6 +268,30 @@ func (x *Extractor) mrzDate(yymmdd string) string {
 		return ""
 	}
 	return t.Format("02.01.2006")
+}
+
+// alike maps characters the zone's recogniser confuses to one class.
+var alike = map[byte]byte{'8': 'B', '0': 'O', 'Q': 'O', 'D': 'O', '1': 'I', 'L': 'I', '5': 'S', '2': 'Z', '6': 'G', '7': 'T', '4': 'A'}
+
+// lookAlike reports whether two zone strings are equal up to look-alike
+// characters.
+func lookAlike(a, b string) bool {
+	if len(a) != len(b) || a == "" {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		ca, cb := a[i], b[i]
+		if c, ok := alike[ca]; ok {
+			ca = c
+		}
+		if c, ok := alike[cb]; ok {
+			cb = c
+		}
+		if ca != cb {
+			return false
+		}
+	}
+	return true
 }
 
 // sameName compares names with Ё and Е taken as one letter (print often
@@ -255,17 +315,25 @@ func (x *Extractor) readVisual(ctx context.Context, img image.Image, r image.Rec
 	if err != nil {
 		return read{}, fmt.Errorf("extract: %w", err)
 	}
-	if v.block {
-		// A block region also catches the small printed caption beside
-		// the value; Tesseract is unsure of those words.
-		txt, lines = sureWords(lines, 0.6)
+	if !vertical {
+		// A region also catches the small printed captions beside the
+		// value: their words are smaller, and Tesseract is unsure of them.
+		if v.block {
+			txt, lines = valueWords(lines, 0.5, 0.3)
+		} else {
+			txt, lines = valueWords(lines, 0.7, 0.5)
+		}
 	}
 	out := read{text: v.format(strings.ToUpper(txt)), rect: r}
 	if len(lines) > 0 {
 		sum := 0.0
 		tight := image.Rectangle{}
+		n := 0
 		for i, l := range lines {
-			sum += l.Confidence
+			for _, w := range l.Words {
+				sum += w.Confidence
+				n++
+			}
 			lr := image.Rect(l.Coords[0][0], l.Coords[0][1], l.Coords[3][0], l.Coords[3][1])
 			if i == 0 {
 				tight = lr
@@ -273,7 +341,7 @@ func (x *Extractor) readVisual(ctx context.Context, img image.Image, r image.Rec
 				tight = tight.Union(lr)
 			}
 		}
-		out.conf = sum / float64(len(lines))
+		out.conf = sum / float64(max(n, 1))
 		if !vertical {
 			out.rect = tight.Add(r.Min)
 		}
@@ -297,15 +365,23 @@ func subImage(img image.Image, r image.Rectangle) image.Image {
 	return dst
 }
 
-// sureWords keeps the words read with at least min confidence and returns
+// valueWords keeps the words at least minHeight times as tall as the
+// tallest word and read with at least minConf confidence, and returns
 // their text and the lines that still hold words.
-func sureWords(lines []ocr.Line, min float64) (string, []ocr.Line) {
+func valueWords(lines []ocr.Line, minHeight, minConf float64) (string, []ocr.Line) {
+	tallest := 0
+	for _, l := range lines {
+		for _, w := range l.Words {
+			tallest = max(tallest, w.Coords[3][1]-w.Coords[0][1])
+		}
+	}
 	var words []string
 	var kept []ocr.Line
 	for _, l := range lines {
 		var ws []ocr.Word
 		for _, w := range l.Words {
-			if w.Confidence >= min {
+			h := w.Coords[3][1] - w.Coords[0][1]
+			if float64(h) >= minHeight*float64(tallest) && w.Confidence >= minConf {
 				ws = append(ws, w)
 				words = append(words, w.Text)
 			}

@@ -43,6 +43,11 @@ type Reading struct {
 	// Corrected counts the characters changed after recognition (look-
 	// alike letters and digits fixed by field type or check digits).
 	Corrected int
+	// Lost counts, per line, the gaps between two neighbouring characters
+	// (neither a filler) wide enough for a character the recogniser
+	// dropped: such a line's text is not to be trusted where no check
+	// digit covers it (the names).
+	Lost []int
 }
 
 // Read finds the zone in img (an upright crop of one document) and parses
@@ -241,6 +246,7 @@ func assemble(f Format, lines []ppocr.Line, length int) *Reading {
 		texts[i] = t
 		rd.Rects = append(rd.Rects, l.Rect)
 		rd.Starts = append(rd.Starts, l.Chars[0].X)
+		rd.Lost = append(rd.Lost, lostChars(l, pitch))
 		for _, c := range l.Chars {
 			sum += c.Prob
 			n++
@@ -293,6 +299,19 @@ func zonePitch(lines []ppocr.Line, length int) float64 {
 	}
 	sort.Float64s(steps)
 	return steps[len(steps)/2]
+}
+
+// lostChars counts gaps of more than 1.6 pitches between neighbouring
+// characters that are not fillers.
+func lostChars(l ppocr.Line, pitch float64) int {
+	n := 0
+	for i := 1; i < len(l.Chars); i++ {
+		a, b := l.Chars[i-1], l.Chars[i]
+		if a.Rune != Filler && b.Rune != Filler && b.X-a.X > 1.6*pitch {
+			n++
+		}
+	}
+	return n
 }
 
 // grid lays a recognised line on a line of length characters. An exact

@@ -1,0 +1,101 @@
+package extract_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"docsuite/pkg/extract"
+)
+
+// TestEvalSynthetic measures field-level exact match on photographed
+// synthetic passports from the document factory (their printed values are
+// the truth) and the exact rate of MRZ lines. EXTRACT_EVAL_N sets the
+// count (default 8), EXTRACT_EVAL_OUT a file for the Markdown table. It
+// reports; the figures are in docs/accuracy-extraction.md.
+func TestEvalSynthetic(t *testing.T) {
+	n := 8
+	if v, err := strconv.Atoi(os.Getenv("EXTRACT_EVAL_N")); err == nil && v > 0 {
+		n = v
+	}
+	x := newExtractor(t)
+	var report strings.Builder
+	for _, c := range []condition{scans, photos} {
+		fmt.Fprintf(&report, "### %s\n\n%s\n", c.name, evalCondition(t, x, c, n))
+	}
+	t.Log("\n" + report.String())
+	if out := os.Getenv("EXTRACT_EVAL_OUT"); out != "" {
+		if err := os.WriteFile(out, []byte(report.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// evalCondition extracts n passports shot under c and returns the
+// Markdown table of exact rates.
+func evalCondition(t *testing.T, x *extract.Extractor, c condition, n int) string {
+	type tally struct{ exact, total, answered int }
+	per := map[string]*tally{}
+	var mrzExact, mrzTotal, all, allExact int
+	var spent time.Duration
+	for i, s := range synthPassports(t, c, 20261123, n) {
+		start := time.Now()
+		got, err := x.Passport(context.Background(), s.img)
+		spent += time.Since(start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for f, want := range s.fields {
+			tl := per[f]
+			if tl == nil {
+				tl = &tally{}
+				per[f] = tl
+			}
+			tl.total++
+			all++
+			g, ok := got[f]
+			if ok {
+				tl.answered++
+			}
+			if g.Text == want {
+				tl.exact++
+				allExact++
+			} else if testing.Verbose() {
+				t.Logf("%s sample %d %s: want %q got %q (%.2f)", c.name, i, f, want, g.Text, g.Confidence)
+			}
+			if strings.HasPrefix(f, "mrz_") {
+				mrzTotal++
+				if g.Text == want {
+					mrzExact++
+				}
+			}
+		}
+	}
+	names := make([]string, 0, len(per))
+	for f := range per {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	fmt.Fprintf(&b, "| field | exact | answered | of |\n|---|---|---|---|\n")
+	for _, f := range names {
+		tl := per[f]
+		fmt.Fprintf(&b, "| %s | %.1f %% | %.1f %% | %d |\n", f, pct(tl.exact, tl.total), pct(tl.answered, tl.total), tl.total)
+	}
+	fmt.Fprintf(&b, "| **all fields** | **%.1f %%** | | %d |\n", pct(allExact, all), all)
+	fmt.Fprintf(&b, "| **MRZ lines** | **%.1f %%** | | %d |\n", pct(mrzExact, mrzTotal), mrzTotal)
+	fmt.Fprintf(&b, "\n%d passports, mean extraction time %.0f ms (this machine, shared CPU)\n", n, float64(spent.Milliseconds())/float64(n))
+	return b.String()
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}

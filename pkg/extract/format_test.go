@@ -1,0 +1,56 @@
+package extract
+
+import "testing"
+
+// The visual fields' normalisation: what Tesseract returns becomes the
+// seed's format, or nothing when it cannot be that field.
+func TestFormats(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		format func(string) string
+		in     string
+		want   string
+	}{
+		{"date", date, "13.01.1958", "13.01.1958"},
+		{"date without dots", date, "1301 1958", "13.01.1958"},
+		{"date garbage", date, "13.0", ""},
+		{"code", code, "865-913", "865-913"},
+		{"code without hyphen", code, "865913", "865-913"},
+		{"code too short", code, "86-913", ""},
+		{"number", number, "5213 034851", "5213 034851"},
+		{"number in pieces", number, "52 13 034851", "5213 034851"},
+		{"sex male", sexText, "МУЖ.", "МУЖ."},
+		{"sex female without dot", sexText, "ЖЕН", "ЖЕН."},
+		{"sex unreadable", sexText, "Ж", ""},
+		{"name", name, " ПЕТРОВА- ", "ПЕТРОВА"},
+		{"name of one letter", name, "Я", ""},
+		{"place comma", place, "ГОР, УФА", "ГОР. УФА"},
+		{"place Т for Г", place, "ТОР. ТВЕРЬ", "ГОР. ТВЕРЬ"},
+		{"place untouched", place, "ГОР. РОСТОВ-НА-ДОНУ", "ГОР. РОСТОВ-НА-ДОНУ"},
+		{"place village", place, "С, ИВАНОВКА", "С. ИВАНОВКА"},
+	} {
+		if got := tc.format(tc.in); got != tc.want {
+			t.Errorf("%s: %q gives %q, want %q", tc.name, tc.in, got, tc.want)
+		}
+	}
+}
+
+// Zone names that differ from the visual ones only in look-alikes (8 for
+// B, 0 for O) are the same name; others are not.
+func TestLookAlike(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"8ROSLAV", "BROSLAV", true},
+		{"F2DOROV", "F2OOROV", true},
+		{"PETROV", "PETROV", true},
+		{"PETROV", "PETROVA", false},
+		{"IVANOV", "IVANOB", false},
+		{"", "", false},
+	} {
+		if got := lookAlike(tc.a, tc.b); got != tc.want {
+			t.Errorf("lookAlike(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

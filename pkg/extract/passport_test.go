@@ -1,0 +1,102 @@
+package extract_test
+
+import (
+	"context"
+	"image"
+	_ "image/jpeg" // realdata decoders
+	_ "image/png"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// realdata is the shared folder of real photos and scans, read only by
+// tests and skipped when absent.
+const realdata = "../../../shared/realdata"
+
+// Fields covered by the zone's check digits are exact whenever the zone
+// verifies: a passport whose mrz_2 is answered with full confidence has
+// the series and number, the dates and the subdivision code of the truth.
+func TestPassportCheckedFieldsExact(t *testing.T) {
+	x := newExtractor(t)
+	verified := 0
+	for i, s := range synthPassports(t, scans, 7, 6) {
+		got, err := x.Passport(context.Background(), s.img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got["mrz_2"].Confidence < 0.98 {
+			continue
+		}
+		verified++
+		for _, f := range []string{"mrz_2", "series_and_number", "date_of_birth", "date_of_issue", "subdivision_code"} {
+			want, printed := s.fields[f]
+			if !printed {
+				continue // the upper page is not on this crop
+			}
+			if got[f].Text != want {
+				t.Errorf("sample %d %s: got %q, want %q", i, f, got[f].Text, want)
+			}
+			if c := got[f].Confidence; c < 0.9 || c > 1 {
+				t.Errorf("sample %d %s: confidence %v", i, f, c)
+			}
+		}
+		if got["page_number"].Text != "2-3" {
+			t.Errorf("sample %d page_number %q", i, got["page_number"].Text)
+		}
+	}
+	if verified == 0 {
+		t.Fatal("no zone verified on six flat scans")
+	}
+}
+
+// A blank specimen of the form (real photo, no values printed, no zone)
+// gets no invented values: nothing that would come from the zone, and
+// no dates.
+func TestPassportBlankSpecimen(t *testing.T) {
+	x := newExtractor(t)
+	f, err := os.Open(filepath.Join(realdata, "AlexBrrr-rkn-passport-ai_v2/static__images__pasport.png"))
+	if err != nil {
+		t.Skipf("realdata not available: %v", err)
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := x.Passport(context.Background(), img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"mrz_1", "mrz_2", "series_and_number", "date_of_birth", "date_of_issue", "surname", "first_name"} {
+		if v, ok := got[k]; ok {
+			t.Errorf("%s = %q (%.2f) on a blank form", k, v.Text, v.Confidence)
+		}
+	}
+}
+
+// Other types have no field list: an empty set, never invented fields.
+func TestExtractOtherTypes(t *testing.T) {
+	x := newExtractor(t)
+	img := image.NewRGBA(image.Rect(0, 0, 400, 300))
+	for _, typ := range []string{"snils_front", "passport_registration", "other"} {
+		got, err := x.Extract(context.Background(), typ, img)
+		if err != nil || len(got) != 0 {
+			t.Errorf("%s: %v, %v; want no fields", typ, got, err)
+		}
+	}
+}
+
+// BenchmarkPassport is the extraction of one passport main spread (a flat
+// scan 1,600 pixels tall) on one core: zone detection and reading, and
+// Tesseract on the fields the zone does not settle.
+func BenchmarkPassport(b *testing.B) {
+	x := newExtractor(b)
+	s := synthPassports(b, scans, 7, 1)[0]
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := x.Passport(context.Background(), s.img); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
