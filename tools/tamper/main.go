@@ -7,7 +7,8 @@
 //	                                            write pkg/fraud/calibration.json
 //
 // Each run generates two sets of n samples of every kind (clean,
-// copy_move, paste_field, replace_photo, editor_resave): the fitting set
+// clean_resized, clean_cropped, copy_move, paste_field, replace_photo,
+// editor_resave): the fitting set
 // from -seed and the test set from -seed+1. The pixel checks run on the
 // document's ground-truth outline, so the figures are those of the signs
 // alone, not of the cropper.
@@ -38,7 +39,6 @@ import (
 // signFor is the sign type meant to catch each kind of tampering.
 var signFor = map[string]string{
 	tamper.CopyMove:     fraud.CopyMove,
-	tamper.PasteField:   fraud.Splice,
 	tamper.ReplacePhoto: fraud.PhotoBox,
 	tamper.EditorResave: fraud.EditorMetadata,
 }
@@ -276,7 +276,7 @@ func report(w io.Writer, set []result, cal fraud.Calibration, seed uint64, n int
 	fmt.Fprintf(w, "Test set: seed %d, %d samples of each kind asked, %d made.\n\n", seed, n, len(set))
 	fmt.Fprintln(w, "| sign | fired (conf >= 0.5) | real | precision | recall on its kind | samples of its kind |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|")
-	types := []string{fraud.EditorMetadata, fraud.CopyMove, fraud.Splice, fraud.PhotoBox}
+	types := []string{fraud.EditorMetadata, fraud.CopyMove, fraud.PhotoBox}
 	for _, t := range types {
 		fired, real, hit, kindN := 0, 0, 0, 0
 		for _, r := range set {

@@ -8,7 +8,8 @@
 // only when it has many matches, its two regions are large enough in both
 // directions and do not overlap, the displacement is not one step of a
 // periodic pattern (no cluster of comparable size at twice or half the
-// displacement), and the two regions are nearly equal pixel by pixel
+// displacement) nor one of many displacements its keypoints match at (a
+// barcode), and the two regions are nearly equal pixel by pixel
 // wherever they hold texture (a printed repeat photographed twice differs
 // by sensor noise and blur; a digital copy does not).
 package copymove
@@ -86,7 +87,8 @@ func Detect(ctx context.Context, img image.Image, opt Options) ([]Region, error)
 	if w < 64 || h < 64 {
 		return nil, nil
 	}
-	full, _, err := cvimg.GrayScaled(img, 0)
+	// verification at full resolution, up to verifySide pixels
+	full, fscale, err := cvimg.GrayScaled(img, verifySide)
 	if err != nil {
 		return nil, fmt.Errorf("copymove: %w", err)
 	}
@@ -110,14 +112,15 @@ func Detect(ctx context.Context, img image.Image, opt Options) ([]Region, error)
 			continue
 		}
 		a, b := c.boxes(w, h)
-		if a.Overlaps(b) {
+		if a.Overlaps(b) || !dominant(matches, c, a, b) {
 			continue
 		}
 		// verify at full resolution, refining the displacement there
-		fa0 := scaleRect(a, scale, image.Rect(0, 0, fw, fh))
-		d0 := image.Pt(int(math.Round(c.dx*scale)), int(math.Round(c.dy*scale)))
+		s := scale / fscale // analysed pixels to verified pixels
+		fa0 := scaleRect(a, s, image.Rect(0, 0, fw, fh))
+		d0 := image.Pt(int(math.Round(c.dx*s)), int(math.Round(c.dy*s)))
 		sim, fa, fb := 0.0, fa0, fa0
-		r := int(math.Ceil(scale))
+		r := int(math.Ceil(s))
 		for dy := -r; dy <= r; dy++ {
 			for dx := -r; dx <= r; dx++ {
 				d := d0.Add(image.Pt(dx, dy))
@@ -127,6 +130,7 @@ func Detect(ctx context.Context, img image.Image, opt Options) ([]Region, error)
 				}
 			}
 		}
+		fa, fb = scaleRect(fa, fscale, image.Rect(0, 0, img.Bounds().Dx(), img.Bounds().Dy())), scaleRect(fb, fscale, image.Rect(0, 0, img.Bounds().Dx(), img.Bounds().Dy()))
 		if sim < minSimilar || fa.Dx() < opt.MinSide || fa.Dy() < opt.MinSide {
 			continue
 		}
@@ -232,8 +236,11 @@ type cluster struct {
 
 const binSide = 4
 
+// verifySide bounds the longer side of the image copies are verified on.
+const verifySide = 4000
+
 // minSimilar is the smallest share of equal textured pixels of a copy.
-const minSimilar = 0.6
+const minSimilar = 0.8
 
 // minDisp is the shortest displacement considered, in analysed pixels.
 const minDisp = 16
@@ -304,7 +311,7 @@ func clusters(ms []match, minN int) []cluster {
 
 // linkDist is the largest gap between two matches of one copied region,
 // in analysed pixels.
-const linkDist = 48
+const linkDist = 80
 
 // largestGroup returns the biggest spatially connected group of matches
 // (single linkage at linkDist): matches of one displacement spread over the
@@ -369,6 +376,20 @@ func periodic(ms []match, c cluster) bool {
 		}
 	}
 	return false
+}
+
+// dominant reports whether the cluster holds most of the matches that
+// touch its two regions. A copied region's keypoints match their copy; a
+// repeated texture (a barcode, a guilloche) matches itself at many
+// displacements.
+func dominant(ms []match, c cluster, a, b image.Rectangle) bool {
+	touching := 0
+	for _, m := range ms {
+		if m.p.In(a) || m.q.In(a) || m.p.In(b) || m.q.In(b) {
+			touching++
+		}
+	}
+	return 2*len(c.members) >= touching
 }
 
 // boxes returns the bounding boxes of the cluster's first and second

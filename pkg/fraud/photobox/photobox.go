@@ -88,8 +88,17 @@ type Portrait struct {
 	Strength float64
 }
 
-// analysisSide bounds the longer side faces are searched at.
-const analysisSide = 800
+// analysisSide bounds the longer side faces are searched at, noiseSide
+// the one noise is measured at.
+const (
+	analysisSide = 800
+	noiseSide    = 3000
+)
+
+// upscale maps a box of a shrunk image back by factor f.
+func upscale(r image.Rectangle, f float64) image.Rectangle {
+	return image.Rect(int(float64(r.Min.X)*f), int(float64(r.Min.Y)*f), int(float64(r.Max.X)*f+0.5), int(float64(r.Max.Y)*f+0.5))
+}
 
 // Check finds the portraits of an upright document image and measures
 // them. A document without a detectable face gives none.
@@ -113,7 +122,7 @@ func (d *Detector) Check(ctx context.Context, img image.Image) ([]Portrait, erro
 	if len(faces) == 0 || ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	full, _, err := cvimg.GrayScaled(img, 0)
+	full, fscale, err := cvimg.GrayScaled(img, noiseSide)
 	if err != nil {
 		return nil, fmt.Errorf("photobox: %w", err)
 	}
@@ -123,8 +132,9 @@ func (d *Detector) Check(ctx context.Context, img image.Image) ([]Portrait, erro
 	bounds := image.Rect(0, 0, w, h)
 	var out []Portrait
 	for _, f := range faces {
-		face := image.Rect(int(float64(f.Min.X)*scale), int(float64(f.Min.Y)*scale),
-			int(float64(f.Max.X)*scale), int(float64(f.Max.Y)*scale)).Intersect(bounds)
+		s := scale / fscale // searched pixels to measured pixels
+		face := image.Rect(int(float64(f.Min.X)*s), int(float64(f.Min.Y)*s),
+			int(float64(f.Max.X)*s), int(float64(f.Max.Y)*s)).Intersect(bounds)
 		fw, fh := face.Dx(), face.Dy()
 		// a passport photo shows hair above and shoulders below the face
 		box := image.Rect(face.Min.X-fw*3/10, face.Min.Y-fh*4/10, face.Max.X+fw*3/10, face.Max.Y+fh*6/10).Intersect(bounds)
@@ -134,7 +144,8 @@ func (d *Detector) Check(ctx context.Context, img image.Image) ([]Portrait, erro
 		if nIn < 200 || nPage < 2000 {
 			continue
 		}
-		out = append(out, Portrait{Face: face.Add(img.Bounds().Min), Box: box.Add(img.Bounds().Min), Noise: in, Page: page,
+		o := img.Bounds().Min
+		out = append(out, Portrait{Face: upscale(face, fscale).Add(o), Box: upscale(box, fscale).Add(o), Noise: in, Page: page,
 			Strength: math.Abs(math.Log((in + 0.25) / (page + 0.25)))})
 	}
 	return out, nil

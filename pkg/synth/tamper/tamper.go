@@ -38,7 +38,14 @@ import (
 
 // Kinds of samples.
 const (
-	Clean        = "clean"
+	Clean = "clean"
+	// CleanResized and CleanCropped are untouched documents processed as
+	// people process photos before sending them: scaled down and saved
+	// again, or cropped by a few pixels and saved again. They are no
+	// forgery; they are the benign cases the checks must not confuse with
+	// one.
+	CleanResized = "clean_resized"
+	CleanCropped = "clean_cropped"
 	CopyMove     = "copy_move"
 	PasteField   = "paste_field"
 	ReplacePhoto = "replace_photo"
@@ -46,7 +53,12 @@ const (
 )
 
 // Kinds lists every kind in a fixed order.
-var Kinds = []string{Clean, CopyMove, PasteField, ReplacePhoto, EditorResave}
+var Kinds = []string{Clean, CleanResized, CleanCropped, CopyMove, PasteField, ReplacePhoto, EditorResave}
+
+// Tampered reports whether samples of a kind are forgeries.
+func Tampered(kind string) bool {
+	return kind != Clean && kind != CleanResized && kind != CleanCropped
+}
 
 // Sample is one generated file with its ground truth.
 type Sample struct {
@@ -120,7 +132,8 @@ func (m *Maker) Make(ctx context.Context, i int, kind string) (*Sample, error) {
 	img, quality := sc.Img, sc.Quality
 	r := synth.NewRand(uint64(i), 0x7A3, uint64(len(kind)))
 	if kind != Clean && kind != EditorResave {
-		// the forger opens the camera's JPEG and saves the result anew
+		// the forger (or the sender) opens the camera's JPEG and saves the
+		// result anew
 		cam, err := synth.EncodeJPEG(img, sc.Quality)
 		if err != nil {
 			return nil, err
@@ -132,6 +145,22 @@ func (m *Maker) Make(ctx context.Context, i int, kind string) (*Sample, error) {
 	}
 	switch kind {
 	case Clean, EditorResave:
+	case CleanResized:
+		f := r.Range(0.55, 0.95)
+		img, err = scale(img, f)
+		for k := range s.Doc.Quad {
+			s.Doc.Quad[k].X *= f
+			s.Doc.Quad[k].Y *= f
+		}
+		quality = int(r.Range(70, 96))
+	case CleanCropped:
+		d := image.Pt(1+r.Intn(7), 1+r.Intn(7))
+		img = crop(img, d)
+		for k := range s.Doc.Quad {
+			s.Doc.Quad[k].X -= float64(d.X)
+			s.Doc.Quad[k].Y -= float64(d.Y)
+		}
+		quality = int(r.Range(70, 96))
 	case CopyMove:
 		s.Source, s.Box = copyMove(img, docBox(s.Doc.Quad, img.Rect), r)
 	case PasteField:
@@ -144,7 +173,7 @@ func (m *Maker) Make(ctx context.Context, i int, kind string) (*Sample, error) {
 	if err != nil {
 		return nil, err
 	}
-	if kind != Clean && kind != EditorResave && s.Box.Empty() {
+	if Tampered(kind) && kind != EditorResave && s.Box.Empty() {
 		return nil, fmt.Errorf("tamper: scene %d: no room for %s", i, kind)
 	}
 	s.JPEG, err = synth.EncodeJPEG(img, quality)
@@ -158,6 +187,24 @@ func (m *Maker) Make(ctx context.Context, i int, kind string) (*Sample, error) {
 		}
 	}
 	return s, nil
+}
+
+// scale resizes img by f (bilinear).
+func scale(img *image.RGBA, f float64) (*image.RGBA, error) {
+	out := image.NewRGBA(image.Rect(0, 0, int(float64(img.Rect.Dx())*f), int(float64(img.Rect.Dy())*f)))
+	if out.Rect.Empty() {
+		return nil, fmt.Errorf("tamper: scale %.2f leaves no pixels", f)
+	}
+	xdraw.ApproxBiLinear.Scale(out, out.Rect, img, img.Rect, draw.Src, nil)
+	return out, nil
+}
+
+// crop drops d.X columns on the left and d.Y rows on the top.
+func crop(img *image.RGBA, d image.Point) *image.RGBA {
+	r := image.Rect(0, 0, img.Rect.Dx()-d.X, img.Rect.Dy()-d.Y)
+	out := image.NewRGBA(r)
+	draw.Draw(out, r, img, img.Rect.Min.Add(d), draw.Src)
+	return out
 }
 
 // docBox is the document's bounding box in scene pixels.
@@ -333,4 +380,3 @@ func resave(ctx context.Context, data []byte, editor string) ([]byte, error) {
 	}
 	return os.ReadFile(p)
 }
-

@@ -1,0 +1,188 @@
+package fraud
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"image"
+	"image/draw"
+	"image/jpeg"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"docsuite/pkg/decode"
+	"docsuite/pkg/fakecheck"
+	"docsuite/pkg/geom"
+	"docsuite/pkg/testutil"
+)
+
+// realdata holds real photos and scans (evaluation only), when present.
+const realdata = "../../../shared/realdata"
+
+// pageQuad is the whole page as one upright document.
+func pageQuad(b image.Rectangle) geom.Quad {
+	x0, y0, x1, y1 := float64(b.Min.X), float64(b.Min.Y), float64(b.Max.X), float64(b.Max.Y)
+	return geom.Quad{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}}
+}
+
+// checkFile runs every check on the first pages of a file, each page as
+// one document, and returns the results.
+func checkFile(t *testing.T, an *Analyzer, data []byte) []Result {
+	t.Helper()
+	ctx := context.Background()
+	doc, err := decode.Open(ctx, data, decode.Options{DPI: 150, Quality: 90, PDFRawImages: true, AutoPDFRawImages: true, MaxPages: 100, MaxPixels: 100e6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	meta := fakecheck.Check(data)
+	var out []Result
+	for i := 0; i < min(doc.Pages(), 3); i++ {
+		page, err := doc.Page(ctx, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := pageQuad(page.Bounds())
+		signs := an.Metadata(meta, q.Ints())
+		pix, err := an.Document(ctx, page, q, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, Judge(append(signs, pix...)))
+	}
+	return out
+}
+
+// TestRealScanTampered copies a region of a real passport scan onto
+// itself, and re-saves the scan with an editor's metadata: both must come
+// back suspicious with the right sign at the right place; the untouched
+// scan must come back clean.
+func TestRealScanTampered(t *testing.T) {
+	scan := filepath.Join(realdata, "SmartIDReader-Server-SDK/testdata__passport_rf_1.jpg")
+	data, err := os.ReadFile(scan)
+	if err != nil {
+		t.Skip("no real data: " + err.Error())
+	}
+	testutil.Need(t, "exiftool")
+	img, err := jpeg.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	// the date-of-birth line with its label, onto the lower left corner
+	src := image.Rect(b.Dx()*45/100, b.Dy()*64/100, b.Dx()*80/100, b.Dy()*71/100)
+	dst := image.Pt(b.Dx()*8/100, b.Dy()*82/100)
+	moved := image.NewRGBA(b)
+	draw.Draw(moved, b, img, b.Min, draw.Src)
+	draw.Draw(moved, image.Rectangle{Min: dst, Max: dst.Add(src.Size())}, img, src.Min, draw.Src)
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, moved, &jpeg.Options{Quality: 92}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	edited := filepath.Join(dir, "edited.jpg")
+	if err := os.WriteFile(edited, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Run(t, dir, "exiftool", "-q", "-overwrite_original", "-Software=Adobe Photoshop CC 2019 (Windows)", "edited.jpg")
+	resaved, err := os.ReadFile(edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	an, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name     string
+		data     []byte
+		verdict  string
+		sign     string
+		where    image.Rectangle // the sign's region must overlap it; empty: anywhere
+		elsewise image.Rectangle
+	}{
+		{"untouched", data, Clean, "", image.Rectangle{}, image.Rectangle{}},
+		{"region copied onto itself", buf.Bytes(), Suspicious, CopyMove, image.Rectangle{Min: dst, Max: dst.Add(src.Size())}, src},
+		{"re-saved with an editor's metadata", resaved, Suspicious, EditorMetadata, image.Rectangle{}, image.Rectangle{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := checkFile(t, an, c.data)[0]
+			if r.Verdict != c.verdict {
+				t.Fatalf("verdict %s (score %v, signs %+v), want %s", r.Verdict, r.Score, r.Signs, c.verdict)
+			}
+			if c.sign == "" {
+				return
+			}
+			for _, s := range r.Signs {
+				if s.Type != c.sign || s.Confidence < Threshold {
+					continue
+				}
+				box := image.Rect(s.Coords[0][0], s.Coords[0][1], s.Coords[3][0], s.Coords[3][1])
+				if c.where.Empty() || box.Overlaps(c.where) || box.Overlaps(c.elsewise) {
+					t.Logf("%s: %s", s.Type, s.Message)
+					return
+				}
+			}
+			t.Fatalf("no confident %s sign at %v: %+v", c.sign, c.where, r.Signs)
+		})
+	}
+}
+
+// TestRealdataUntouched runs the checks over every real file whose
+// manifest notes do not say it was edited, each page as one document, and
+// reports every file that does not come back clean, with its signs. It
+// fails when a pixel check (not the metadata) marks an untouched file.
+func TestRealdataUntouched(t *testing.T) {
+	f, err := os.Open(filepath.Join(realdata, "manifest.csv"))
+	if err != nil {
+		t.Skip("no real data: " + err.Error())
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	an, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, clean, meta, pixel := 0, 0, 0, 0
+	for _, row := range rows[1:] {
+		if strings.Contains(strings.ToLower(row[6]), "edited") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(realdata, row[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files++
+		bad := ""
+		for _, r := range checkFile(t, an, data) {
+			if r.Verdict == Clean {
+				continue
+			}
+			for _, s := range r.Signs {
+				if s.Confidence >= Threshold {
+					bad += " " + s.Type + ": " + s.Message + ";"
+					if s.Type != EditorMetadata && !strings.Contains(bad, "[pixel]") {
+						bad += " [pixel]"
+					}
+				}
+			}
+		}
+		switch {
+		case bad == "":
+			clean++
+		case strings.Contains(bad, "[pixel]"):
+			pixel++
+			t.Errorf("%s: suspicious by its pixels:%s", row[0], bad)
+		default:
+			meta++
+			t.Logf("%s: suspicious by its metadata:%s", row[0], bad)
+		}
+	}
+	t.Logf("%d untouched files: %d clean, %d suspicious by editor metadata, %d by their pixels", files, clean, meta, pixel)
+}
