@@ -54,8 +54,14 @@ type Reading struct {
 // it. A zone whose check digits fail is still returned (see
 // Document.Valid); ErrNotFound means no line looked like a zone.
 func (r *Reader) Read(ctx context.Context, img image.Image) (*Reading, error) {
+	return r.ReadWith(ctx, img, DetectOptions())
+}
+
+// ReadWith is Read with other detection options (a smaller MaxSide for a
+// band of the document known to hold the zone is faster).
+func (r *Reader) ReadWith(ctx context.Context, img image.Image, opt ppocr.DetectOptions) (*Reading, error) {
 	m := ppocr.NewImage(img)
-	boxes, err := r.e.Detect(ctx, m, DetectOptions())
+	boxes, err := r.e.Detect(ctx, m, opt)
 	if err != nil {
 		return nil, fmt.Errorf("mrz: %w", err)
 	}
