@@ -8,7 +8,8 @@
 # Every image runs as an unprivileged user. docker-compose.yml builds them all:
 #   docker compose --env-file deploy/compose/docsuite.env build
 # Before building the app image: `make models` (models/manifest.json) and
-# scripts/install-onnxruntime.sh (.cache/onnxruntime/libonnxruntime.so.1).
+# scripts/install-onnxruntime.sh (.cache/onnxruntime/libonnxruntime.so.1)
+# and scripts/install-ocr-models.sh (.cache/ocr-models/, read by the ocr role).
 
 ARG DEBIAN_IMAGE=debian:12-slim
 ARG GO_IMAGE=golang:1.26-bookworm
@@ -107,6 +108,7 @@ WORKDIR /opt/docsuite
 COPY --from=build /out/bin/ /opt/docsuite/bin/
 COPY --from=build /src/models/ /opt/docsuite/models/
 COPY --from=build /src/.cache/onnxruntime/libonnxruntime.so.1 /opt/docsuite/lib/libonnxruntime.so.1
+COPY --from=build /src/.cache/ocr-models/ /opt/docsuite/.cache/ocr-models/
 ENV PATH=/opt/docsuite/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     MODELS_DIR=/opt/docsuite/models \
     ONNXRUNTIME_LIB=/opt/docsuite/lib/libonnxruntime.so.1 \

@@ -39,6 +39,11 @@ func OpenAPI() obj {
 		"rotation = k + 4m: mirror left-right when m = 1, then turn k times 90 degrees clockwise to make the upright crop. " +
 		"coords: four [x, y] page pixels, top-left, top-right, bottom-left, bottom-right of the upright document. " +
 		"confidence: calibrated probability in [0, 1] (below 0.4 unsure, 0.4-0.6 grey zone, above 0.6 sure)."
+	recognizeDesc := "Classification, then field extraction per document (mode=recognize_only with doc_type: each page is one " +
+		"upright document of the first given type, no classification). passport_main: its 13 fields from the machine-readable " +
+		"zone (check digits verified, Russian internal-passport table) and Tesseract on the field regions; other types: fields {}. " +
+		"With doc_type, only documents of those types are listed. use_internal_api and normalization_fias are accepted; " +
+		"no subdivision directory or address service is consulted in this release."
 	stageDesc := func(what string) string {
 		return what + " Served by its own stage worker; while that worker is not deployed the answer is 503 naming it."
 	}
@@ -49,11 +54,11 @@ func OpenAPI() obj {
 				"{code, message, errno, traceback, detail}; the errno catalogue is listed under components.schemas.ErrorCatalogue."},
 		"paths": obj{
 			"/pipelines/run/classify":  op("Classify documents (on-premises)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), false),
-			"/pipelines/run/recognize": op("Extract data (on-premises)", stageDesc("Classification, then field extraction per document."), "MethodResponse", params.RecognizeSpec(), false),
+			"/pipelines/run/recognize": op("Extract data (on-premises)", stageDesc(recognizeDesc), "RecognizeResponse", params.RecognizeSpec(), false),
 			"/pipelines/run/fraud":     op("Check for forgery signs (on-premises)", stageDesc("Classification, then forgery signs per document."), "MethodResponse", params.ClassifySpec(), false),
 			"/pipelines/run/fulltext":  op("Full-text OCR (on-premises)", stageDesc("Basic OCR of every page (Tesseract, Russian and English): lines and words with confidence and coords, and the plain text; pages of the plain text are separated by a form feed."), "FulltextResponse", params.ClassifySpec(), false),
 			"/classify":                op("Classify documents (hosted-compatible)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), true),
-			"/recognize":               op("Extract data (hosted-compatible)", stageDesc("Classification, then field extraction."), "MethodResponse", params.RecognizeSpec(), true),
+			"/recognize":               op("Extract data (hosted-compatible)", stageDesc(recognizeDesc), "RecognizeResponse", params.RecognizeSpec(), true),
 			"/result/{task_id}": obj{"get": obj{"summary": "Result of an async task",
 				"description": "Poll every 1-2 seconds. Answers the method's body when done, 202 while queued or running, the task's own error when it failed. A task is readable by the token that created it (on-premises tasks: without a token).",
 				"parameters": []obj{
@@ -159,8 +164,9 @@ func schemas() obj {
 		"Pending": obj{"allOf": []obj{{"$ref": "#/components/schemas/Error"}, {"type": "object", "properties": obj{
 			"task_id": obj{"type": "string"}, "status": obj{"type": "string", "enum": []string{"queued", "running"}},
 			"progress": obj{"type": "object", "properties": obj{"pages_done": obj{"type": "integer"}, "pages_total": obj{"type": "integer"}}}}}}},
-		"MethodResponse":   obj{"type": "object", "description": "Body of recognize or fraud, as the serving stage answers it."},
-		"FulltextResponse": fulltextSchema(),
+		"MethodResponse":    obj{"type": "object", "description": "Body of fraud, as the serving stage answers it."},
+		"RecognizeResponse": recognizeSchema(),
+		"FulltextResponse":  fulltextSchema(),
 		"ClassifyResponse": obj{"type": "object", "required": []string{"task_id", "items", "pages_count", "page_count", "docs_count"}, "properties": obj{
 			"task_id":     obj{"type": "string", "pattern": "^[0-9a-f]{32}$"},
 			"items":       obj{"type": "array", "items": obj{"$ref": "#/components/schemas/Item"}},

@@ -1,6 +1,6 @@
 // Command ocr is the stage worker for full-text OCR (Tesseract, Russian and
-// English). Data extraction (recognize) is answered with 503 until it is
-// built.
+// English) and data extraction (recognize: classification over the stage
+// workers, then the fields of each document).
 package main
 
 import (
