@@ -55,7 +55,7 @@ func OpenAPI() obj {
 		"paths": obj{
 			"/pipelines/run/classify":  op("Classify documents (on-premises)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), false),
 			"/pipelines/run/recognize": op("Extract data (on-premises)", stageDesc(recognizeDesc), "RecognizeResponse", params.RecognizeSpec(), false),
-			"/pipelines/run/fraud":     op("Check for forgery signs (on-premises)", stageDesc("Classification, then forgery signs per document."), "MethodResponse", params.ClassifySpec(), false),
+			"/pipelines/run/fraud":     op("Check for forgery signs (on-premises)", stageDesc(fraudDesc), "FraudResponse", params.ClassifySpec(), false),
 			"/pipelines/run/fulltext":  op("Full-text OCR (on-premises)", stageDesc("Basic OCR of every page (Tesseract, Russian and English): lines and words with confidence and coords, and the plain text; pages of the plain text are separated by a form feed."), "FulltextResponse", params.ClassifySpec(), false),
 			"/classify":                op("Classify documents (hosted-compatible)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), true),
 			"/recognize":               op("Extract data (hosted-compatible)", stageDesc(recognizeDesc), "RecognizeResponse", params.RecognizeSpec(), true),
@@ -164,7 +164,7 @@ func schemas() obj {
 		"Pending": obj{"allOf": []obj{{"$ref": "#/components/schemas/Error"}, {"type": "object", "properties": obj{
 			"task_id": obj{"type": "string"}, "status": obj{"type": "string", "enum": []string{"queued", "running"}},
 			"progress": obj{"type": "object", "properties": obj{"pages_done": obj{"type": "integer"}, "pages_total": obj{"type": "integer"}}}}}}},
-		"MethodResponse":    obj{"type": "object", "description": "Body of fraud, as the serving stage answers it."},
+		"FraudResponse":     fraudSchema(),
 		"RecognizeResponse": recognizeSchema(),
 		"FulltextResponse":  fulltextSchema(),
 		"ClassifyResponse": obj{"type": "object", "required": []string{"task_id", "items", "pages_count", "page_count", "docs_count"}, "properties": obj{
