@@ -24,10 +24,10 @@ func TestFormats(t *testing.T) {
 		{"sex unreadable", sexText, "Ж", ""},
 		{"name", name, " ПЕТРОВА- ", "ПЕТРОВА"},
 		{"name of one letter", name, "Я", ""},
-		{"place comma", place, "ГОР, УФА", "ГОР. УФА"},
-		{"place Т for Г", place, "ТОР. ТВЕРЬ", "ГОР. ТВЕРЬ"},
-		{"place untouched", place, "ГОР. РОСТОВ-НА-ДОНУ", "ГОР. РОСТОВ-НА-ДОНУ"},
-		{"place village", place, "С, ИВАНОВКА", "С. ИВАНОВКА"},
+		{"place comma", placeName, "ГОР, УФА", "ГОР. УФА"},
+		{"place Т for Г", placeName, "ТОР. ТВЕРЬ", "ГОР. ТВЕРЬ"},
+		{"place untouched", placeName, "ГОР. РОСТОВ-НА-ДОНУ", "ГОР. РОСТОВ-НА-ДОНУ"},
+		{"place village", placeName, "С, ИВАНОВКА", "С. ИВАНОВКА"},
 	} {
 		if got := tc.format(tc.in); got != tc.want {
 			t.Errorf("%s: %q gives %q, want %q", tc.name, tc.in, got, tc.want)

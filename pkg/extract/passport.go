@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"regexp"
+	"sort"
 	"strings"
 
 	"docsuite/pkg/cvimg"
@@ -41,7 +42,7 @@ var (
 // the Г.
 var abbrev = regexp.MustCompile(`(^|\s)(?:[ГТ]ОР|ОБЛ|ПОС|ДЕР|С)[.,](\s|$)`)
 
-func place(s string) string {
+func placeName(s string) string {
 	s = text(s)
 	return abbrev.ReplaceAllStringFunc(s, func(m string) string {
 		m = strings.Replace(m, ",", ".", 1)
@@ -57,7 +58,7 @@ var passportVisual = map[string]visual{
 	"date_of_birth":     {whitelist: "0123456789.", format: date},
 	"date_of_issue":     {whitelist: "0123456789.", format: date},
 	"subdivision_code":  {whitelist: "0123456789-", format: code},
-	"place_of_birth":    {whitelist: textChars, block: true, format: place},
+	"place_of_birth":    {whitelist: textChars, block: true, format: placeName},
 	"issuing_authority": {whitelist: textChars, block: true, format: text},
 	"series_and_number": {whitelist: "0123456789 ", format: number},
 }
@@ -151,9 +152,9 @@ func (x *Extractor) Passport(ctx context.Context, img image.Image) (Fields, erro
 	if rd != nil && rd.IsRussianInternal() {
 		ru, _ = rd.Russian()
 	}
-	place, ok := x.passport.fromMRZ(rd, b)
-	if !ok || ru == nil {
-		place = x.passport.fromCrop(b)
+	place, placed := x.passport.fromMRZ(rd, b)
+	if !placed || ru == nil {
+		place, placed = x.passport.fromCrop(b), false
 	}
 	// Visual readings, made when a field needs one, of fields whose region
 	// lies on the crop.
@@ -174,6 +175,16 @@ func (x *Extractor) Passport(ctx context.Context, img image.Image) (Fields, erro
 		}
 		vis[f] = got
 		return got, got.text != ""
+	}
+	if !placed {
+		// Without the zone the form's printed lines are read in order.
+		ordered, err := x.byOrder(ctx, img, place)
+		if err != nil {
+			return nil, err
+		}
+		for f, r := range ordered {
+			vis[f] = r
+		}
 	}
 	out := Fields{}
 	setVis := func(f string, factor float64) bool {
@@ -277,6 +288,10 @@ func (x *Extractor) region(place placement, f string, b image.Rectangle) (image.
 	if !ok {
 		return image.Rectangle{}, false
 	}
+	if x.passport.vert[f] {
+		// The number printed along the edge: forms differ in how far in.
+		return place.rect(box, 5, 1, b)
+	}
 	return place.rect(box, 1.5, 1, b)
 }
 
@@ -323,18 +338,38 @@ func sameName(a, b string) bool {
 // readVisual reads one field region with Tesseract; a vertical field is
 // turned upright first.
 func (x *Extractor) readVisual(ctx context.Context, img image.Image, r image.Rectangle, v visual, vertical bool) (read, error) {
-	sub := subImage(img, r)
 	if vertical {
-		var err error
-		if sub, err = cvimg.Turn(sub, geom.Rotation(1)); err != nil {
-			return read{}, fmt.Errorf("extract: turn field: %w", err)
+		// Printed along the edge, reading up on some forms and down on
+		// others: the turn whose reading has the field's format wins.
+		var best read
+		for _, turn := range []geom.Rotation{1, 3} {
+			sub, err := cvimg.Turn(subImage(img, r), turn)
+			if err != nil {
+				return read{}, fmt.Errorf("extract: turn field: %w", err)
+			}
+			got, err := x.readRegion(ctx, sub, r, v, false)
+			if err != nil {
+				return read{}, err
+			}
+			if got.text != "" && got.conf > best.conf {
+				best = got
+			}
 		}
+		best.rect = r
+		return best, nil
 	}
+	return x.readRegion(ctx, subImage(img, r), r, v, true)
+}
+
+// readRegion reads one field from sub, the crop's region r (turned
+// upright when the field is printed along the edge); onWords places the
+// field on the words read (and drops captions), else it stays on r.
+func (x *Extractor) readRegion(ctx context.Context, sub image.Image, r image.Rectangle, v visual, onWords bool) (read, error) {
 	txt, lines, err := x.ocr.ReadField(ctx, sub, ocr.FieldOptions{Whitelist: v.whitelist, Block: v.block})
 	if err != nil {
 		return read{}, fmt.Errorf("extract: %w", err)
 	}
-	if !vertical {
+	if onWords {
 		// A region also catches the small printed captions beside the
 		// value: their words are smaller, and Tesseract is unsure of them.
 		if v.block {
@@ -346,7 +381,7 @@ func (x *Extractor) readVisual(ctx context.Context, img image.Image, r image.Rec
 	out := read{text: v.format(strings.ToUpper(txt)), rect: r}
 	if len(lines) > 0 {
 		sum := 0.0
-		tight := image.Rectangle{}
+		box := image.Rectangle{}
 		n := 0
 		for i, l := range lines {
 			for _, w := range l.Words {
@@ -355,14 +390,14 @@ func (x *Extractor) readVisual(ctx context.Context, img image.Image, r image.Rec
 			}
 			lr := image.Rect(l.Coords[0][0], l.Coords[0][1], l.Coords[3][0], l.Coords[3][1])
 			if i == 0 {
-				tight = lr
+				box = lr
 			} else {
-				tight = tight.Union(lr)
+				box = box.Union(lr)
 			}
 		}
 		out.conf = sum / float64(max(n, 1))
-		if !vertical {
-			out.rect = tight.Add(r.Min)
+		if onWords {
+			out.rect = box.Add(r.Min)
 		}
 	}
 	return out, nil
@@ -385,22 +420,32 @@ func subImage(img image.Image, r image.Rectangle) image.Image {
 }
 
 // valueWords keeps the words at least minHeight times as tall as the
-// tallest word and read with at least minConf confidence, and returns
-// their text and the lines that still hold words.
+// median confident word and read with at least minConf confidence (or
+// made of five or more digits, dots and hyphens: dates and codes, which
+// Tesseract often reads right but scores low), and returns their text and
+// the lines that still hold words.
 func valueWords(lines []ocr.Line, minHeight, minConf float64) (string, []ocr.Line) {
-	tallest := 0
+	height := func(w ocr.Word) int { return w.Coords[3][1] - w.Coords[0][1] }
+	numeric := func(w ocr.Word) bool { return len(w.Text) >= 5 && strings.Trim(w.Text, "0123456789.-") == "" }
+	var hs []int
 	for _, l := range lines {
 		for _, w := range l.Words {
-			tallest = max(tallest, w.Coords[3][1]-w.Coords[0][1])
+			if w.Confidence >= minConf || numeric(w) {
+				hs = append(hs, height(w))
+			}
 		}
 	}
+	if len(hs) == 0 {
+		return "", nil
+	}
+	sort.Ints(hs)
+	ref := float64(hs[len(hs)/2])
 	var words []string
 	var kept []ocr.Line
 	for _, l := range lines {
 		var ws []ocr.Word
 		for _, w := range l.Words {
-			h := w.Coords[3][1] - w.Coords[0][1]
-			if float64(h) >= minHeight*float64(tallest) && w.Confidence >= minConf {
+			if float64(height(w)) >= minHeight*ref && (w.Confidence >= minConf || numeric(w)) {
 				ws = append(ws, w)
 				words = append(words, w.Text)
 			}

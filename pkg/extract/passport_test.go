@@ -50,12 +50,43 @@ func TestPassportCheckedFieldsExact(t *testing.T) {
 	}
 }
 
-// A blank specimen of the form (real photo, no values printed, no zone)
-// gets no invented values: nothing that would come from the zone, and
-// no dates.
-func TestPassportBlankSpecimen(t *testing.T) {
+// The vendor's specimen scan of a passport main spread (300 dpi, upright,
+// no machine-readable zone: an older form) gives every printed field
+// exactly, read in the order the form prints them. The values are those
+// printed on the specimen.
+func TestPassportRealScan(t *testing.T) {
 	x := newExtractor(t)
-	f, err := os.Open(filepath.Join(realdata, "AlexBrrr-rkn-passport-ai_v2/static__images__pasport.png"))
+	img := decodeReal(t, "SmartIDReader-Server-SDK/testdata__passport_rf_1.jpg")
+	got, err := x.Passport(context.Background(), img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"series_and_number": "1104 000000", "surname": "ИМЯРЕК", "first_name": "ЕВГЕНИЙ", "other_names": "АЛЕКСАНДРОВИЧ",
+		"sex": "МУЖ.", "date_of_birth": "12.09.1982", "place_of_birth": "ГОР. АРХАНГЕЛЬСК", "date_of_issue": "17.12.2004",
+		"subdivision_code": "292-000", "issuing_authority": "ОТДЕЛОМ ВНУТРЕННИХ ДЕЛ ОКТЯБРЬСКОГО ОКРУГА ГОРОДА АРХАНГЕЛЬСКА",
+		"page_number": "2-3",
+	}
+	b := img.Bounds()
+	for f, w := range want {
+		g := got[f]
+		if g.Text != w {
+			t.Errorf("%s: got %q, want %q", f, g.Text, w)
+		}
+		if g.Confidence <= 0 || g.Confidence > 1 || !image.Pt(g.Coords[0][0], g.Coords[0][1]).In(b) {
+			t.Errorf("%s: confidence %v, coords %v", f, g.Confidence, g.Coords)
+		}
+	}
+	for _, f := range []string{"mrz_1", "mrz_2"} {
+		if v, ok := got[f]; ok {
+			t.Errorf("%s = %q on a form without a zone", f, v.Text)
+		}
+	}
+}
+
+func decodeReal(t *testing.T, name string) image.Image {
+	t.Helper()
+	f, err := os.Open(filepath.Join(realdata, name))
 	if err != nil {
 		t.Skipf("realdata not available: %v", err)
 	}
@@ -64,6 +95,15 @@ func TestPassportBlankSpecimen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return img
+}
+
+// A blank specimen of the form (real photo, no values printed, no zone)
+// gets no invented values: nothing that would come from the zone, and
+// no dates.
+func TestPassportBlankSpecimen(t *testing.T) {
+	x := newExtractor(t)
+	img := decodeReal(t, "AlexBrrr-rkn-passport-ai_v2/static__images__pasport.png")
 	got, err := x.Passport(context.Background(), img)
 	if err != nil {
 		t.Fatal(err)

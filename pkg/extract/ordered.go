@@ -1,0 +1,146 @@
+package extract
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"regexp"
+	"strings"
+
+	"docsuite/pkg/ocr"
+)
+
+// Blocks of the spread read whole when the zone gives no placement (in
+// template millimetres, x, y, w, h): the value column of the photo page,
+// right of the portrait and above the zone, and the issue block of the
+// upper page.
+var (
+	personBlock = [4]float64{38, 89, 80, 65}
+	issueBlock  = [4]float64{4, 9, 112, 33}
+)
+
+var (
+	reDateIn = regexp.MustCompile(`\d{2}\.?\d{2}\.?\d{4}`)
+	reCodeIn = regexp.MustCompile(`\d{3}[-–]?\d{3}`)
+)
+
+// valueLine is one printed line of values: its text and where it lies on
+// the crop.
+type valueLine struct {
+	text string
+	conf float64
+	rect image.Rectangle
+}
+
+// readBlock reads a block with Tesseract and returns its value lines:
+// small captions and unsure words dropped, as for one field.
+func (x *Extractor) readBlock(ctx context.Context, img image.Image, r image.Rectangle) ([]valueLine, error) {
+	_, lines, err := x.ocr.ReadField(ctx, subImage(img, r), ocr.FieldOptions{Whitelist: textChars, Block: true})
+	if err != nil {
+		return nil, fmt.Errorf("extract: %w", err)
+	}
+	_, lines = valueWords(lines, 0.7, 0.5)
+	var out []valueLine
+	for _, l := range lines {
+		words := make([]string, len(l.Words))
+		sum := 0.0
+		var lr image.Rectangle
+		for i, w := range l.Words {
+			words[i] = strings.ToUpper(w.Text)
+			// Dates and codes pass their format check; Tesseract often
+			// scores them near zero all the same.
+			sum += max(w.Confidence, numericFloor(w.Text))
+			wr := image.Rect(w.Coords[0][0], w.Coords[0][1], w.Coords[3][0], w.Coords[3][1])
+			if i == 0 {
+				lr = wr
+			} else {
+				lr = lr.Union(wr)
+			}
+		}
+		out = append(out, valueLine{text: strings.Join(words, " "), conf: sum / float64(len(words)), rect: lr.Add(r.Min)})
+	}
+	return out, nil
+}
+
+// byOrder reads the visual fields from the order of the printed lines,
+// for crops where the zone could not place the form (no zone, or none
+// legible): on the photo page the surname, given name and patronymic
+// come one per line above the line holding sex and birth date, the place
+// of birth below it; on the upper page the issuing authority comes above
+// the line holding the issue date and the subdivision code.
+func (x *Extractor) byOrder(ctx context.Context, img image.Image, place placement) (map[string]read, error) {
+	b := img.Bounds()
+	out := map[string]read{}
+	set := func(f string, l valueLine, text string) {
+		if text != "" {
+			out[f] = read{text: text, conf: l.conf, rect: l.rect}
+		}
+	}
+	if r, ok := place.rect(personBlock, 0, 0, b); ok {
+		lines, err := x.readBlock(ctx, img, r)
+		if err != nil {
+			return nil, err
+		}
+		for i, l := range lines {
+			if !reDateIn.MatchString(l.text) {
+				continue
+			}
+			set("date_of_birth", l, date(reDateIn.FindString(l.text)))
+			set("sex", l, sexText(l.text))
+			names := []string{"surname", "first_name", "other_names"}
+			if i < 3 {
+				names = names[:i]
+			}
+			for k, f := range names {
+				nl := lines[i-len(names)+k]
+				set(f, nl, name(nl.text))
+			}
+			if i+1 < len(lines) {
+				pl := lines[i+1]
+				var parts []string
+				for _, m := range lines[i+1:] {
+					parts = append(parts, m.text)
+					pl.rect = pl.rect.Union(m.rect)
+				}
+				set("place_of_birth", pl, placeName(strings.Join(parts, " ")))
+			}
+			break
+		}
+	}
+	if r, ok := place.rect(issueBlock, 0, 0, b); ok {
+		lines, err := x.readBlock(ctx, img, r)
+		if err != nil {
+			return nil, err
+		}
+		for i, l := range lines {
+			if !reDateIn.MatchString(l.text) {
+				continue
+			}
+			set("date_of_issue", l, date(reDateIn.FindString(l.text)))
+			if c := reCodeIn.FindString(strings.Replace(l.text, reDateIn.FindString(l.text), "", 1)); c != "" {
+				set("subdivision_code", l, code(c))
+			}
+			if i > 0 {
+				al := lines[0]
+				var parts []string
+				for _, m := range lines[:i] {
+					parts = append(parts, m.text)
+					al.rect = al.rect.Union(m.rect)
+				}
+				set("issuing_authority", al, text(strings.Join(parts, " ")))
+			}
+			break
+		}
+	}
+	return out, nil
+}
+
+// numericFloor is the confidence given to a word of five or more digits,
+// dots and hyphens whatever Tesseract's score: the field's format check
+// (a date, a code) stands behind it.
+func numericFloor(w string) float64 {
+	if len(w) >= 5 && strings.Trim(w, "0123456789.-") == "" {
+		return 0.6
+	}
+	return 0
+}
