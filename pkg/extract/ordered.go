@@ -21,7 +21,7 @@ var (
 
 var (
 	reDateIn = regexp.MustCompile(`\d{2}\.?\d{2}\.?\d{4}`)
-	reCodeIn = regexp.MustCompile(`\d{3}[-–]?\d{3}`)
+	reCodeIn = regexp.MustCompile(`\d{3} ?[-–]? ?\d{3}`)
 )
 
 // valueLine is one printed line of values: its text and where it lies on
