@@ -144,19 +144,30 @@ func (a *Analyzer) Metadata(res fakecheck.Result, coords [][2]int) []Sign {
 	return []Sign{{Type: EditorMetadata, Confidence: a.cal.Confidence(EditorMetadata, 1), Coords: coords, Message: msg, Strength: 1}}
 }
 
+// Source describes where a page came from, as far as the checks care.
+type Source struct {
+	// SharedShapes is true for formats whose encoder stores one bitmap
+	// for every repeat of a shape (DjVu's JB2 text layer): identical
+	// repeats are normal there, so copy-move is not checked.
+	SharedShapes bool
+}
+
 // Document runs the pixel checks on the document at quad (TL, TR, BL, BR
 // of the upright document, page pixels) of a decoded page; rot is the
 // rotation code that makes the document as it lies upright. Signs whose
 // confidence is below a.MinConfidence are dropped.
-func (a *Analyzer) Document(ctx context.Context, page image.Image, quad geom.Quad, rot geom.Rotation) ([]Sign, error) {
+func (a *Analyzer) Document(ctx context.Context, page image.Image, quad geom.Quad, rot geom.Rotation, src Source) ([]Sign, error) {
 	sub := region(page, quad)
 	if sub.Bounds().Dx() < 32 || sub.Bounds().Dy() < 32 {
 		return nil, nil
 	}
 	var signs []Sign
-	cms, err := copymove.Detect(ctx, sub, copymove.Options{})
-	if err != nil {
-		return nil, err
+	var cms []copymove.Region
+	var err error
+	if !src.SharedShapes {
+		if cms, err = copymove.Detect(ctx, sub, copymove.Options{}); err != nil {
+			return nil, err
+		}
 	}
 	for _, r := range cms {
 		signs = append(signs, Sign{Type: CopyMove, Confidence: a.cal.Confidence(CopyMove, r.Strength), Coords: corners(r.A),

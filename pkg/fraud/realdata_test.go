@@ -27,6 +27,12 @@ func pageQuad(b image.Rectangle) geom.Quad {
 	return geom.Quad{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}}
 }
 
+// isDjVu reports whether data is a DjVu file.
+func isDjVu(data []byte) bool {
+	f, err := decode.Sniff(data)
+	return err == nil && f == decode.DJVU
+}
+
 // checkFile runs every check on the first pages of a file, each page as
 // one document, and returns the results.
 func checkFile(t *testing.T, an *Analyzer, data []byte) []Result {
@@ -46,7 +52,7 @@ func checkFile(t *testing.T, an *Analyzer, data []byte) []Result {
 		}
 		q := pageQuad(page.Bounds())
 		signs := an.Metadata(meta, q.Ints())
-		pix, err := an.Document(ctx, page, q, 0)
+		pix, err := an.Document(ctx, page, q, 0, Source{SharedShapes: isDjVu(data)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,10 +137,18 @@ func TestRealScanTampered(t *testing.T) {
 	}
 }
 
+// knownRepeats are untouched real files whose pages genuinely hold the
+// same pixels twice, with why. Here each page is checked as one document;
+// the fraud worker checks every document the cropper finds on its own.
+var knownRepeats = map[string]string{
+	"PassportEye/tests__data__pdf-with-pngjpg.pdf": "the page shows the same passport picture twice (a PNG and a JPEG of it); the worker checks them as two documents and finds nothing",
+}
+
 // TestRealdataUntouched runs the checks over every real file whose
 // manifest notes do not say it was edited, each page as one document, and
 // reports every file that does not come back clean, with its signs. It
-// fails when a pixel check (not the metadata) marks an untouched file.
+// fails when a pixel check (not the metadata) marks an untouched file
+// other than the known ones.
 func TestRealdataUntouched(t *testing.T) {
 	f, err := os.Open(filepath.Join(realdata, "manifest.csv"))
 	if err != nil {
@@ -176,6 +190,9 @@ func TestRealdataUntouched(t *testing.T) {
 		switch {
 		case bad == "":
 			clean++
+		case strings.Contains(bad, "[pixel]") && knownRepeats[row[0]] != "":
+			pixel++
+			t.Logf("%s: suspicious by its pixels (known: %s):%s", row[0], knownRepeats[row[0]], bad)
 		case strings.Contains(bad, "[pixel]"):
 			pixel++
 			t.Errorf("%s: suspicious by its pixels:%s", row[0], bad)

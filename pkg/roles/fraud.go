@@ -77,6 +77,8 @@ func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, req stages.Meth
 		return nil, apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
 	}
 	meta := fakecheck.Check(data)
+	format, _ := decode.Sniff(data)
+	src := fraud.Source{SharedShapes: format == decode.DJVU}
 	doc, err := decode.Open(ctx, data, decode.Options{DPI: p.DPI, Quality: p.Quality, PDFRawImages: p.PDFRawImages,
 		AutoPDFRawImages: p.AutoPDFRawImages, MaxPages: req.MaxPages, MaxPixels: req.MaxPixels, TempDir: tempDir})
 	if err != nil {
@@ -98,7 +100,7 @@ func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, req stages.Meth
 			q[i] = geom.Point{X: float64(c[0]), Y: float64(c[1])}
 		}
 		signs := an.Metadata(meta, it.Document.Coords)
-		pix, err := an.Document(ctx, pg, q, geom.Rotation(it.Document.Rotation))
+		pix, err := an.Document(ctx, pg, q, geom.Rotation(it.Document.Rotation), src)
 		if err != nil {
 			return nil, fmt.Errorf("fraud: page %d: %w", it.Document.Page, err)
 		}

@@ -178,7 +178,7 @@ func one(ctx context.Context, an *fraud.Analyzer, mk *tamper.Maker, kind string,
 	}
 	start := time.Now()
 	signs := an.Metadata(fakecheck.Check(s.JPEG), s.Doc.Quad.Ints())
-	pix, err := an.Document(ctx, page, s.Doc.Quad, s.Doc.Rotation)
+	pix, err := an.Document(ctx, page, s.Doc.Quad, s.Doc.Rotation, fraud.Source{})
 	if err != nil {
 		return nil, err
 	}
