@@ -51,13 +51,31 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDir 
 	} else {
 		defer eng.Close()
 	}
-	ext, xerr := openExtractor(size)
-	if xerr != nil {
-		d.Log.Error("data extraction not available: recognize answers 503", "err", xerr)
-	} else {
-		defer ext.close()
-	}
+	// The extraction models load while the worker already serves fulltext;
+	// a recognize request waits for them.
+	var ext *extractor
+	var xerr error
+	extReady := make(chan struct{})
+	go func() {
+		defer close(extReady)
+		if ext, xerr = openExtractor(size); xerr != nil {
+			d.Log.Error("data extraction not available: recognize answers 503", "err", xerr)
+		}
+	}()
+	defer func() {
+		<-extReady
+		if ext != nil {
+			ext.close()
+		}
+	}()
 	h := func(ctx context.Context, req stages.MethodRequest) (json.RawMessage, error) {
+		if req.Method == "recognize" {
+			select {
+			case <-extReady:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
 		switch {
 		case req.Method == "recognize" && ext == nil:
 			return nil, apierr.Wrap(apierr.ModelNotLoaded, xerr, "Data extraction models not loaded: "+xerr.Error())

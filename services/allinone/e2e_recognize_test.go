@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"image/png"
+	"net/http"
+	"testing"
+
+	"docsuite/pkg/synth"
+)
+
+// TestRecognizePassport sends a scan of a factory passport main spread to
+// /pipelines/run/recognize as an already classified document
+// (mode=recognize_only) and to the hosted /recognize, and checks the
+// answer's shape and the fields the machine-readable zone settles.
+func TestRecognizePassport(t *testing.T) {
+	g, err := synth.New(synth.Config{Seed: 7, Types: []string{"passport_main"}, MinDocs: 1, MaxDocs: 1, ScanProb: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	crops, err := g.Crops(context.Background(), 0, 1600, 0)
+	if err != nil || len(crops) != 1 {
+		t.Fatalf("factory: %d crops, %v", len(crops), err)
+	}
+	up, err := synth.Upright(crops[0].Img, crops[0].Rotation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, up); err != nil {
+		t.Fatal(err)
+	}
+	truth := crops[0].Fields
+	in := startAllInOne(t, nil)
+	for _, path := range []string{
+		"/pipelines/run/recognize?mode=recognize_only&doc_type=passport_main",
+		"/recognize?token=any&mode=recognize_only&doc_type=passport_main",
+	} {
+		status, body := in.post(t, path, "image", buf.Bytes())
+		items, _ := body["items"].([]any)
+		if status != http.StatusOK || len(items) != 1 || body["docs_count"] != 1.0 {
+			t.Fatalf("%s: %d %v", path, status, body)
+		}
+		item := items[0].(map[string]any)
+		fields, _ := item["fields"].(map[string]any)
+		if item["doc_type"] != "passport_main" || item["confidence"] != 1.0 {
+			t.Errorf("%s: item %v", path, item)
+		}
+		for _, f := range []string{"mrz_1", "mrz_2", "series_and_number", "date_of_birth", "date_of_issue", "subdivision_code", "page_number"} {
+			fv, _ := fields[f].(map[string]any)
+			if fv["text"] != truth[f] {
+				t.Errorf("%s: %s = %v, want %q", path, f, fv["text"], truth[f])
+			}
+			c, _ := fv["confidence"].(float64)
+			coords, _ := fv["coords"].([]any)
+			if c <= 0 || c > 1 || len(coords) != 4 {
+				t.Errorf("%s: %s confidence %v coords %v", path, f, fv["confidence"], fv["coords"])
+			}
+		}
+	}
+}
