@@ -300,7 +300,20 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 		if !namesOK {
 			conf1 = 0.5 * rd.Confidence
 		}
-		out["mrz_1"] = Field{Text: rd.Lines[0], Confidence: round3(conf1), Coords: quad(l1)}
+		line1 := rd.Lines[0]
+		if !namesOK {
+			// The name line lost characters: written again from the names
+			// chosen (the table is one character per letter) when they are
+			// sure and the result is near the reading.
+			sure := min(out["surname"].Confidence, out["first_name"].Confidence)
+			if p, ok := out["other_names"]; ok {
+				sure = min(sure, p.Confidence)
+			}
+			if w, ok := rusNameLine(out); ok && w != line1 && sure >= 0.75 && editDistance(w, line1) <= 8 {
+				line1, conf1 = w, 0.9*sure
+			}
+		}
+		out["mrz_1"] = Field{Text: line1, Confidence: round3(conf1), Coords: quad(l1)}
 		out["mrz_2"] = Field{Text: rd.Lines[1], Confidence: round3(conf), Coords: quad(l2)}
 	} else {
 		for _, f := range []string{"series_and_number", "date_of_birth", "date_of_issue", "subdivision_code", "sex", "surname", "first_name", "other_names"} {
@@ -341,6 +354,45 @@ func (x *Extractor) mrzDate(yymmdd string) string {
 		return ""
 	}
 	return t.Format("02.01.2006")
+}
+
+// rusNameLine writes the internal passport's first zone line from the
+// chosen names; ok is false when the surname or given name is missing.
+func rusNameLine(out Fields) (string, bool) {
+	sur, given, pat := out["surname"].Text, out["first_name"].Text, out["other_names"].Text
+	if sur == "" || given == "" {
+		return "", false
+	}
+	names := mrz.EncodeRusName(given)
+	if pat != "" {
+		names += "<" + mrz.EncodeRusName(pat)
+	}
+	l := "PNRUS" + mrz.EncodeRusName(sur) + "<<" + names
+	if len(l) > 44 {
+		l = l[:44]
+	}
+	return l + strings.Repeat("<", 44-len(l)), true
+}
+
+// editDistance is the Levenshtein distance of two ASCII strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c = 1 + min(prev[j-1], prev[j], cur[j-1])
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // alike maps characters the zone's recogniser confuses to one class.
