@@ -65,7 +65,31 @@ func (r *Reader) ReadWith(ctx context.Context, img image.Image, opt ppocr.Detect
 	if err != nil {
 		return nil, fmt.Errorf("mrz: %w", err)
 	}
-	return r.ReadDetected(ctx, m, boxes)
+	rd, err := r.ReadDetected(ctx, m, boxes)
+	if (err != nil && !errors.Is(err, ErrNotFound)) || (rd != nil && rd.Valid()) {
+		return rd, err
+	}
+	// Slanted lines (a hand-held photo) fill tall boxes that run into
+	// each other: level the image and read again.
+	angle, ok := zoneSlant(boxes, img.Bounds())
+	if !ok {
+		return rd, err
+	}
+	lv := newLeveller(img.Bounds(), angle)
+	m2 := ppocr.NewImage(lv.level(img))
+	boxes2, err2 := r.e.Detect(ctx, m2, opt)
+	if err2 != nil {
+		return nil, fmt.Errorf("mrz: %w", err2)
+	}
+	rd2, err2 := r.ReadDetected(ctx, m2, boxes2)
+	if err2 != nil && !errors.Is(err2, ErrNotFound) {
+		return nil, err2
+	}
+	if rd2 != nil && (rd == nil || len(rd2.Failed()) < len(rd.Failed())) {
+		lv.unlevel(rd2)
+		return rd2, nil
+	}
+	return rd, err
 }
 
 // DetectOptions are the text-detection options Read uses; a caller that

@@ -14,6 +14,7 @@ import (
 	"docsuite/pkg/mrz"
 	"docsuite/pkg/onnxrt"
 	"docsuite/pkg/ppocr"
+	"docsuite/pkg/testutil"
 )
 
 // realdata is the shared folder of real photos and scans, read only by
@@ -110,6 +111,36 @@ func TestReadNoZone(t *testing.T) {
 		img := decodeFile(t, filepath.Join(realdata, file))
 		if rd, err := r.Read(context.Background(), img); !errors.Is(err, mrz.ErrNotFound) {
 			t.Errorf("%s: got %v, %v; want ErrNotFound", file, rd, err)
+		}
+	}
+}
+
+// A photo held a few degrees off level: the zone's slanted lines are
+// levelled and read exactly.
+func TestReadSlanted(t *testing.T) {
+	testutil.Need(t, "convert")
+	r := newReader(t)
+	src, err := filepath.Abs(filepath.Join(realdata, "PassportEye/passporteye__mrz__testdata__100_pass-uto.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("realdata not available: %v", err)
+	}
+	want := []string{"P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"}
+	for _, deg := range []string{"4", "-6"} {
+		dir := t.TempDir()
+		testutil.Run(t, dir, "convert", src, "-background", "white", "-rotate", deg, "slanted.png")
+		img := decodeFile(t, filepath.Join(dir, "slanted.png"))
+		rd, err := r.Read(context.Background(), img)
+		if err != nil {
+			t.Fatalf("%s degrees: %v", deg, err)
+		}
+		if !rd.Valid() || strings.Join(rd.Lines, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s degrees: read %q (failed %v)", deg, rd.Lines, rd.Failed())
+		}
+		if !rd.Rects[1].In(img.Bounds()) || rd.Rects[1].Min.Y <= rd.Rects[0].Min.Y {
+			t.Errorf("%s degrees: rects %v", deg, rd.Rects)
 		}
 	}
 }

@@ -13,6 +13,11 @@ import (
 type Box struct {
 	Rect  image.Rectangle
 	Score float64
+	// Angle is the slant of the line's principal axis in radians
+	// (positive: falling to the right, as image y grows downwards) and
+	// Elongation the ratio of its length to its thickness; a tilted line
+	// has a slanted axis inside its axis-aligned Rect.
+	Angle, Elongation float64
 }
 
 // DetectOptions tune detection; zero values take the PaddleOCR defaults.
@@ -86,7 +91,7 @@ func (e *Engine) Detect(ctx context.Context, m *Image, opt DetectOptions) ([]Box
 		if r.Empty() {
 			continue
 		}
-		boxes = append(boxes, Box{Rect: r.Add(m.origin), Score: c.score})
+		boxes = append(boxes, Box{Rect: r.Add(m.origin), Score: c.score, Angle: c.angle, Elongation: c.elong})
 	}
 	sort.Slice(boxes, func(i, j int) bool {
 		a, b := boxes[i].Rect, boxes[j].Rect
@@ -99,8 +104,9 @@ func (e *Engine) Detect(ctx context.Context, m *Image, opt DetectOptions) ([]Box
 }
 
 type component struct {
-	r     image.Rectangle
-	score float64
+	r            image.Rectangle
+	score        float64
+	angle, elong float64
 }
 
 // components labels the 4-connected regions of prob above thr and returns
@@ -118,12 +124,15 @@ func components(prob []float32, w, h int, thr float32) []component {
 		stack = append(stack[:0], i)
 		r := image.Rect(i%w, i/w, i%w+1, i/w+1)
 		sum, n := 0.0, 0
+		var mx, my, mxx, myy, mxy float64
 		for len(stack) > 0 {
 			j := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			x, y := j%w, j/w
 			sum += float64(prob[j])
 			n++
+			fx, fy := float64(x), float64(y)
+			mx, my, mxx, myy, mxy = mx+fx, my+fy, mxx+fx*fx, myy+fy*fy, mxy+fx*fy
 			r = r.Union(image.Rect(x, y, x+1, y+1))
 			for _, k := range [4]int{j - 1, j + 1, j - w, j + w} {
 				if k < 0 || k >= w*h || (k == j-1 && x == 0) || (k == j+1 && x == w-1) {
@@ -135,7 +144,16 @@ func components(prob []float32, w, h int, thr float32) []component {
 				}
 			}
 		}
-		out = append(out, component{r: r, score: sum / float64(n)})
+		// Principal axis of the region's pixels (second moments).
+		fn := float64(n)
+		cxx, cyy, cxy := mxx/fn-(mx/fn)*(mx/fn), myy/fn-(my/fn)*(my/fn), mxy/fn-(mx/fn)*(my/fn)
+		d := math.Sqrt((cxx-cyy)*(cxx-cyy)/4 + cxy*cxy)
+		l1, l2 := (cxx+cyy)/2+d, (cxx+cyy)/2-d
+		elong := 1.0
+		if l2 > 1e-9 {
+			elong = math.Sqrt(l1 / l2)
+		}
+		out = append(out, component{r: r, score: sum / fn, angle: 0.5 * math.Atan2(2*cxy, cxx-cyy), elong: elong})
 	}
 	return out
 }
