@@ -46,6 +46,8 @@ var ErrModelsMissing = errors.New("ppocr: PP-OCRv4 models not found (run scripts
 // recognizer's character list. It is safe for concurrent use.
 type Engine struct {
 	det, rec *onnxrt.TensorSession
+	// cls is the text-line direction classifier (0 or 180 degrees).
+	cls *onnxrt.TensorSession
 	// chars[i] is the character of class i+1 (class 0 is the CTC blank).
 	chars []rune
 }
@@ -91,6 +93,11 @@ func Open(rt *onnxrt.Runtime, dir string) (*Engine, error) {
 		_ = e.det.Close()
 		return nil, err
 	}
+	if e.cls, err = rt.LoadFile(filepath.Join(d, spec["cls"].File), spec["cls"].SHA256, "x", "softmax_0.tmp_0"); err != nil {
+		_ = e.det.Close()
+		_ = e.rec.Close()
+		return nil, err
+	}
 	return e, nil
 }
 
@@ -107,5 +114,5 @@ func readVerified(path, want string) ([]byte, error) {
 
 // Close releases the sessions.
 func (e *Engine) Close() error {
-	return errors.Join(e.det.Close(), e.rec.Close())
+	return errors.Join(e.det.Close(), e.rec.Close(), e.cls.Close())
 }
