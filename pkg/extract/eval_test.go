@@ -42,6 +42,18 @@ func evalCondition(t *testing.T, x *extract.Extractor, c condition, n int) strin
 	type tally struct{ exact, total, answered int }
 	per := map[string]*tally{}
 	var mrzExact, mrzTotal, all, allExact int
+	// Answers by confidence band (the classification's bands): how many,
+	// how many exact.
+	bands := [3]struct{ n, exact int }{}
+	band := func(c float64) int {
+		switch {
+		case c < 0.4:
+			return 0
+		case c <= 0.6:
+			return 1
+		}
+		return 2
+	}
 	var spent time.Duration
 	for i, s := range synthPassports(t, c, 20261123, n) {
 		start := time.Now()
@@ -61,6 +73,11 @@ func evalCondition(t *testing.T, x *extract.Extractor, c condition, n int) strin
 			g, ok := got[f]
 			if ok {
 				tl.answered++
+				bd := &bands[band(g.Confidence)]
+				bd.n++
+				if g.Text == want {
+					bd.exact++
+				}
 			}
 			if g.Text == want {
 				tl.exact++
@@ -89,6 +106,10 @@ func evalCondition(t *testing.T, x *extract.Extractor, c condition, n int) strin
 	}
 	fmt.Fprintf(&b, "| **all fields** | **%.1f %%** | | %d |\n", pct(allExact, all), all)
 	fmt.Fprintf(&b, "| **MRZ lines** | **%.1f %%** | | %d |\n", pct(mrzExact, mrzTotal), mrzTotal)
+	fmt.Fprintf(&b, "\n| confidence of an answered field | answers | exact |\n|---|---|---|\n")
+	for i, name := range []string{"below 0.4", "0.4 to 0.6", "above 0.6"} {
+		fmt.Fprintf(&b, "| %s | %d | %.1f %% |\n", name, bands[i].n, pct(bands[i].exact, bands[i].n))
+	}
 	fmt.Fprintf(&b, "\n%d passports, mean extraction time %.0f ms (this machine, shared CPU)\n", n, float64(spent.Milliseconds())/float64(n))
 	return b.String()
 }
