@@ -13,15 +13,16 @@ import (
 	"docsuite/pkg/extract"
 )
 
-// TestEvalSynthetic measures field-level exact match on photographed
-// synthetic passports from the document factory (their printed values are
-// the truth) and the exact rate of MRZ lines. EXTRACT_EVAL_N sets the
-// count (default 8), EXTRACT_EVAL_OUT a file for the Markdown table. It
-// reports; the figures are in docs/accuracy-extraction.md.
+// TestEvalSynthetic measures field-level exact match on synthetic
+// passports from the document factory (their printed values are the
+// truth) and the exact rate of MRZ lines, under two conditions. It is a
+// measurement, run on demand: EXTRACT_EVAL_N sets the count per condition
+// (the test is skipped without it), EXTRACT_EVAL_OUT a file for the
+// Markdown tables; the figures are in docs/accuracy-extraction.md.
 func TestEvalSynthetic(t *testing.T) {
-	n := 8
-	if v, err := strconv.Atoi(os.Getenv("EXTRACT_EVAL_N")); err == nil && v > 0 {
-		n = v
+	n, err := strconv.Atoi(os.Getenv("EXTRACT_EVAL_N"))
+	if err != nil || n <= 0 {
+		t.Skip("a measurement: set EXTRACT_EVAL_N (docs/accuracy-extraction.md uses 40)")
 	}
 	x := newExtractor(t)
 	var report strings.Builder
