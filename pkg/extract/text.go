@@ -1,0 +1,186 @@
+package extract
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"docsuite/pkg/mrz"
+	"docsuite/pkg/ocr"
+)
+
+// The text of visual fields: formats, caption filtering, and comparison
+// with the machine-readable zone.
+
+// abbrev fixes the abbreviations that open places and authorities
+// ("ГОР." and the like), which Tesseract reads with a comma or a Т for
+// the Г.
+var abbrev = regexp.MustCompile(`(^|\s)(?:[ГТ]ОР|ОБЛ|ПОС|ДЕР|С)[.,](\s|$)`)
+
+func placeName(s string) string {
+	s = text(s)
+	return abbrev.ReplaceAllStringFunc(s, func(m string) string {
+		m = strings.Replace(m, ",", ".", 1)
+		return strings.Replace(m, "ТОР.", "ГОР.", 1)
+	})
+}
+
+func name(s string) string {
+	s = strings.Join(strings.Fields(strings.Trim(s, " -")), " ")
+	if len([]rune(s)) < 2 {
+		return ""
+	}
+	return s
+}
+
+func text(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Trim(s, " ,-")
+	if len([]rune(s)) < 3 {
+		return ""
+	}
+	return s
+}
+
+func sexText(s string) string {
+	switch {
+	case strings.Contains(s, "МУЖ"):
+		return "МУЖ."
+	case strings.Contains(s, "ЖЕН"):
+		return "ЖЕН."
+	}
+	return ""
+}
+
+func date(s string) string {
+	m := reDate.FindStringSubmatch(strings.ReplaceAll(s, " ", ""))
+	if m == nil {
+		return ""
+	}
+	return m[1] + "." + m[2] + "." + m[3]
+}
+
+func code(s string) string {
+	m := reCode.FindStringSubmatch(strings.ReplaceAll(s, " ", ""))
+	if m == nil {
+		return ""
+	}
+	return m[1] + "-" + m[2]
+}
+
+func number(s string) string {
+	m := reNum.FindStringSubmatch(s)
+	if m == nil {
+		return ""
+	}
+	return m[1] + m[2] + " " + m[3]
+}
+
+// rusNameLine writes the internal passport's first zone line from the
+// chosen names; ok is false when the surname or given name is missing.
+func rusNameLine(out Fields) (string, bool) {
+	sur, given, pat := out["surname"].Text, out["first_name"].Text, out["other_names"].Text
+	if sur == "" || given == "" {
+		return "", false
+	}
+	names := mrz.EncodeRusName(given)
+	if pat != "" {
+		names += "<" + mrz.EncodeRusName(pat)
+	}
+	l := "PNRUS" + mrz.EncodeRusName(sur) + "<<" + names
+	if len(l) > 44 {
+		l = l[:44]
+	}
+	return l + strings.Repeat("<", 44-len(l)), true
+}
+
+// editDistance is the Levenshtein distance of two ASCII strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c = 1 + min(prev[j-1], prev[j], cur[j-1])
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// alike maps characters the zone's recogniser confuses to one class.
+var alike = map[byte]byte{'8': 'B', '0': 'O', 'Q': 'O', 'D': 'O', '1': 'I', 'L': 'I', '5': 'S', '2': 'Z', '6': 'G', '7': 'T', '4': 'A'}
+
+// lookAlike reports whether two zone strings are equal up to look-alike
+// characters.
+func lookAlike(a, b string) bool {
+	if len(a) != len(b) || a == "" {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		ca, cb := a[i], b[i]
+		if c, ok := alike[ca]; ok {
+			ca = c
+		}
+		if c, ok := alike[cb]; ok {
+			cb = c
+		}
+		if ca != cb {
+			return false
+		}
+	}
+	return true
+}
+
+// sameName compares names with Ё and Е taken as one letter (print often
+// drops the diaeresis the zone keeps).
+func sameName(a, b string) bool {
+	f := func(s string) string { return strings.ReplaceAll(s, "Ё", "Е") }
+	return f(a) == f(b)
+}
+
+// valueWords keeps the words at least minHeight times as tall as the
+// median confident word and read with at least minConf confidence (or
+// made of five or more digits, dots and hyphens: dates and codes, which
+// Tesseract often reads right but scores low), and returns their text and
+// the lines that still hold words.
+func valueWords(lines []ocr.Line, minHeight, minConf float64) (string, []ocr.Line) {
+	height := func(w ocr.Word) int { return w.Coords[3][1] - w.Coords[0][1] }
+	numeric := func(w ocr.Word) bool { return len(w.Text) >= 5 && strings.Trim(w.Text, "0123456789.-") == "" }
+	var hs []int
+	for _, l := range lines {
+		for _, w := range l.Words {
+			if w.Confidence >= minConf || numeric(w) {
+				hs = append(hs, height(w))
+			}
+		}
+	}
+	if len(hs) == 0 {
+		return "", nil
+	}
+	sort.Ints(hs)
+	ref := float64(hs[len(hs)/2])
+	var words []string
+	var kept []ocr.Line
+	for _, l := range lines {
+		var ws []ocr.Word
+		for _, w := range l.Words {
+			if float64(height(w)) >= minHeight*ref && (w.Confidence >= minConf || numeric(w)) {
+				ws = append(ws, w)
+				words = append(words, w.Text)
+			}
+		}
+		if len(ws) > 0 {
+			l.Words = ws
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(words, " "), kept
+}
