@@ -36,15 +36,6 @@ nice /usr/bin/python3 scripts/train_docnet.py --train "$data/train" --train "$da
 	--test "$data/test" --out models --size 96 --epochs 6 --threads "$threads" --max-minutes "$minutes" \
 	--data-note "tools/synth -crops -crop-size 256 -size 1000: train 2x3600 upright scenes (seeds 101, 102), val 250 (seed 202), test 300 (seed 303)"
 
-# orinet, the orientation read from the glyphs of text tiles: larger crops
-# (640 px) so the letters are legible, upright for training.
-make_set ori_train 1500 121 -crop-size 640 -size 1400 -turn 0 -mirror 0
-make_set ori_val 150 232 -crop-size 640 -size 1400
-make_set ori_test 200 343 -crop-size 640 -size 1400
-nice /usr/bin/python3 scripts/train_orinet.py --train "$data/ori_train" --val "$data/ori_val" --test "$data/ori_test" \
-	--out models --threads "$threads" --max-minutes "${ORI_MINUTES:-14}" \
-	--data-note "tools/synth -crops -crop-size 640 -size 1400: train 1500 upright scenes (seed 121), val 150 (seed 232), test 200 (seed 343)"
-
 # cropnet, the neural cropper's segmentation network: whole factory scenes
 # (448 px, shrunk to 256 by the script), one thread, at most CROP_MINUTES.
 crop_minutes="${CROP_MINUTES:-45}"

@@ -156,7 +156,8 @@ func (r *Runner) document(ctx context.Context, in Input, p params.Classify, page
 	if err != nil {
 		return Item{}, err
 	}
-	oreq := stages.OrientRequest{CropKey: doc.CropKey, Fixed: doctypes.IsSpecial(cls.Type)}
+	oreq := stages.OrientRequest{CropKey: doc.CropKey, Fixed: doctypes.IsSpecial(cls.Type),
+		Known: cls.Rotation, KnownConfidence: cls.RotationConfidence}
 	if p.ReturnCrops {
 		oreq.JPEGKey = fmt.Sprintf("tasks/%s/p%d_d%d.jpg", in.TaskID, page, idx)
 		oreq.JPEGQuality = 90

@@ -12,6 +12,7 @@ import (
 	"docsuite/pkg/classify"
 	"docsuite/pkg/config"
 	"docsuite/pkg/cvimg"
+	"docsuite/pkg/geom"
 	"docsuite/pkg/orient"
 	"docsuite/pkg/rawimg"
 	"docsuite/pkg/stages"
@@ -124,12 +125,18 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 			return stages.ClassifyReply{}, err
 		}
 		var ev classify.Evidence
+		var rot *geom.Rotation
+		var rotConf float64
 		if z, err := zr.get(ctx); err == nil {
-			if ev, err = z.Read(ctx, img); err != nil {
+			var r geom.Rotation
+			if ev, r, rotConf, err = z.Read(ctx, img); err != nil {
 				return stages.ClassifyReply{}, err
 			}
+			rot = &r
 		}
-		return cl.ClassifyWith(ctx, img, req.DocTypes, ev)
+		reply, err := cl.ClassifyWith(ctx, img, req.DocTypes, ev)
+		reply.Rotation, reply.RotationConfidence = rot, rotConf
+		return reply, err
 	}
 	return serveStage(ctx, d, c, w, stages.Classify, h, mdl.probe)
 }
@@ -147,7 +154,11 @@ func Orienter(ctx context.Context, d Deps, c config.Common, w config.Worker, m c
 			return stages.OrientReply{}, err
 		}
 		reply := stages.OrientReply{Confidence: 1}
-		if !req.Fixed {
+		switch {
+		case req.Fixed:
+		case req.Known != nil:
+			reply.Rotation, reply.Confidence = *req.Known, req.KnownConfidence
+		default:
 			or, err := mdl.get(ctx)
 			if err != nil {
 				return stages.OrientReply{}, err

@@ -9,6 +9,7 @@ import (
 	"docsuite/pkg/classify"
 	"docsuite/pkg/config"
 	"docsuite/pkg/cvimg"
+	"docsuite/pkg/geom"
 	"docsuite/pkg/mrz"
 	"docsuite/pkg/onnxrt"
 	"docsuite/pkg/orient"
@@ -61,34 +62,35 @@ func (z *zoneReader) Close() error {
 	return errors.Join(append(errs, z.rt.Close())...)
 }
 
-// Read returns the evidence read on the crop: its text lines and its
-// zone, when it has one that could be read.
-func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Evidence, error) {
+// Read returns the evidence read on the crop (its text lines and its zone,
+// when it has one that could be read) and the orientation found on the way,
+// with its probability.
+func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Evidence, geom.Rotation, float64, error) {
 	var ev classify.Evidence
-	if b := img.Bounds(); min(b.Dx(), b.Dy()) < minZoneSide {
-		return ev, nil
-	}
-	rot, _, err := z.or.Orient(ctx, img)
+	rot, conf, err := z.or.Orient(ctx, img)
 	if err != nil {
-		return ev, err
+		return ev, 0, 0, err
+	}
+	if b := img.Bounds(); min(b.Dx(), b.Dy()) < minZoneSide {
+		return ev, rot, conf, nil
 	}
 	up, err := cvimg.Turn(img, rot)
 	if err != nil {
-		return ev, err
+		return ev, 0, 0, err
 	}
 	m := ppocr.NewImage(up)
 	boxes, err := z.eng.Detect(ctx, m, mrz.DetectOptions())
 	if err != nil {
-		return ev, err
+		return ev, 0, 0, err
 	}
 	ev.TextLines = len(boxes)
 	rd, err := z.rd.ReadDetected(ctx, m, boxes)
 	if errors.Is(err, mrz.ErrNotFound) {
-		return ev, nil
+		return ev, rot, conf, nil
 	}
 	if err != nil {
-		return ev, err
+		return ev, 0, 0, err
 	}
 	ev.Zone = &classify.Zone{DocumentCode: rd.DocumentCode, Issuer: rd.Issuer, Valid: rd.Valid(), Confidence: rd.Confidence}
-	return ev, nil
+	return ev, rot, conf, nil
 }

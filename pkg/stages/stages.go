@@ -89,6 +89,12 @@ type ClassifyReply struct {
 	Type       string  `json:"type"`
 	Confidence float64 `json:"confidence"`
 	Top        []Score `json:"top"`
+	// Rotation, when set, is the orientation the classifier found while
+	// reading the document's text (it turns the crop upright to read its
+	// machine-readable zone); the pipeline hands it to the orienter so the
+	// crop is not read twice.
+	Rotation           *geom.Rotation `json:"rotation,omitempty"`
+	RotationConfidence float64        `json:"rotation_confidence,omitempty"`
 }
 
 // OrientRequest asks for the orientation of one crop and, when JPEGKey is
@@ -96,9 +102,13 @@ type ClassifyReply struct {
 type OrientRequest struct {
 	CropKey string `json:"crop_key"`
 	// Fixed skips the model: special classes are never turned.
-	Fixed       bool   `json:"fixed"`
-	JPEGKey     string `json:"jpeg_key,omitempty"`
-	JPEGQuality int    `json:"jpeg_quality,omitempty"`
+	Fixed bool `json:"fixed"`
+	// Known, when set, is the orientation already found (by the
+	// classifier), used instead of running the models again.
+	Known           *geom.Rotation `json:"known,omitempty"`
+	KnownConfidence float64        `json:"known_confidence,omitempty"`
+	JPEGKey         string         `json:"jpeg_key,omitempty"`
+	JPEGQuality     int            `json:"jpeg_quality,omitempty"`
 }
 
 // OrientReply is the rotation code that makes the crop upright.

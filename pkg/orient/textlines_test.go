@@ -1,0 +1,77 @@
+package orient
+
+import (
+	"image"
+	"image/color"
+	"testing"
+
+	"docsuite/pkg/cvimg"
+	"docsuite/pkg/geom"
+)
+
+// TestCompose checks compose against turning a real image twice.
+func TestCompose(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 5, 3))
+	for i := range img.Pix {
+		img.Pix[i] = uint8(i * 7)
+	}
+	for a := geom.Rotation(0); a < geom.NumRotations; a++ {
+		for b := geom.Rotation(0); b < geom.NumRotations; b++ {
+			ab, err := cvimg.Turn(img, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ab, err = cvimg.Turn(ab, b); err != nil {
+				t.Fatal(err)
+			}
+			once, err := cvimg.Turn(img, compose(a, b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !same(ab, once) {
+				t.Errorf("compose(%d, %d) = %d does not equal turning by %d then %d", a, b, compose(a, b), a, b)
+			}
+		}
+	}
+}
+
+// TestTurnRect checks that a rectangle follows its pixels through a
+// quarter turn.
+func TestTurnRect(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 9, 6))
+	r := image.Rect(2, 1, 7, 3)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			img.Set(x, y, color.RGBA{255, 255, 255, 255})
+		}
+	}
+	turned, err := cvimg.Turn(img, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := turnRect(r, 6)
+	b := turned.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			white := turned.At(x, y).(color.RGBA).R == 255
+			if white != image.Pt(x, y).In(tr) {
+				t.Fatalf("pixel (%d,%d) white=%v, rect %v", x, y, white, tr)
+			}
+		}
+	}
+}
+
+func same(a, b image.Image) bool {
+	if a.Bounds().Size() != b.Bounds().Size() {
+		return false
+	}
+	ab, bb := a.Bounds(), b.Bounds()
+	for y := 0; y < ab.Dy(); y++ {
+		for x := 0; x < ab.Dx(); x++ {
+			if a.At(ab.Min.X+x, ab.Min.Y+y) != b.At(bb.Min.X+x, bb.Min.Y+y) {
+				return false
+			}
+		}
+	}
+	return true
+}
