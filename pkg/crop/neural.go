@@ -17,8 +17,15 @@ const ModelName = "cropnet"
 // NeuralOptions tunes the neural cropper. Zero fields take the defaults.
 type NeuralOptions struct {
 	// Threshold is the probability above which a pixel counts as document
-	// interior or outline (default 0.5).
+	// interior (default 0.5).
 	Threshold float64
+	// OutlineThreshold is the probability above which a pixel counts as a
+	// document outline (default 0.3: a faint outline between two touching
+	// documents must still split them).
+	OutlineThreshold float64
+	// Erode is how many pixels the regions are eroded by before they are
+	// told apart (default 1; negative: none).
+	Erode int
 	// MinArea is the smallest document area as a fraction of the page
 	// (default 0.003).
 	MinArea float64
@@ -29,9 +36,17 @@ type NeuralOptions struct {
 	// side (default 6).
 	MaxAspect float64
 	// MinFill is the smallest share of a document's quad its segmented
-	// region must cover (default 0.75): a hand or a cable fills its quad
-	// poorly, an overlapped document still covers 82 % or more.
+	// region must cover (default 0.7): a hand or a cable fills its quad
+	// poorly; an overlapped document or one crossed by a dark line covers
+	// less than a clean one.
 	MinFill float64
+	// PageFill is the share of the page that, when covered by document
+	// interior, makes the page itself the one document (default 0.85): a
+	// scan or a tight crop, whose photo and text blocks are not documents.
+	PageFill float64
+	// MergeFill is how well two touching pieces must together fill their
+	// enclosing quadrilateral to count as one document (default 0.9).
+	MergeFill float64
 	// MaxDocs caps the number of documents returned (default 8).
 	MaxDocs int
 	// NoRefine keeps the quads as the network's masks give them, without
@@ -43,6 +58,15 @@ func (o NeuralOptions) withDefaults() NeuralOptions {
 	if o.Threshold <= 0 {
 		o.Threshold = 0.5
 	}
+	if o.OutlineThreshold <= 0 {
+		o.OutlineThreshold = 0.3
+	}
+	switch {
+	case o.Erode == 0:
+		o.Erode = 1
+	case o.Erode < 0:
+		o.Erode = 0
+	}
 	if o.MinArea <= 0 {
 		o.MinArea = 0.003
 	}
@@ -53,7 +77,13 @@ func (o NeuralOptions) withDefaults() NeuralOptions {
 		o.MaxAspect = 6
 	}
 	if o.MinFill <= 0 {
-		o.MinFill = 0.75
+		o.MinFill = 0.7
+	}
+	if o.PageFill <= 0 {
+		o.PageFill = 0.5
+	}
+	if o.MergeFill <= 0 {
+		o.MergeFill = 0.9
 	}
 	if o.MaxDocs <= 0 {
 		o.MaxDocs = 8

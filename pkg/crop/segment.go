@@ -24,83 +24,181 @@ type region struct {
 
 // segment turns the interior and outline probability maps (size x size,
 // row-major; the page is the w x h block at the top-left) into document
-// quads: every 4-connected region of interior minus outline is one
-// document; its pixels' convex hull is reduced to the enclosing
-// quadrilateral (so a corner hidden by another document is restored),
-// grown back by the outline's inner half and checked for size, shape and
-// how well the region fills it. Largest first.
+// quads. Every 4-connected region of interior minus outline is a piece of
+// a document; pieces of one interior region whose union fills its
+// enclosing quadrilateral well are one document (a passport spread whose
+// fold the network took for an outline, a card crossed by a dark line),
+// others stay apart (documents touching or overlapping). A document's
+// pixels' convex hull is reduced to the enclosing quadrilateral (so a
+// corner hidden by another document is restored), grown back by the
+// outline's inner half and checked for size, shape and how well the
+// region fills it. Largest first.
 func segment(interior, boundary []float32, size, w, h int, o NeuralOptions) []region {
-	t := float32(o.Threshold)
-	core := func(x, y int) bool {
-		i := y*size + x
-		return interior[i] > t && boundary[i] <= t
+	t, tb := float32(o.Threshold), float32(o.OutlineThreshold)
+	inside := make([]bool, w*h)
+	mask := make([]bool, w*h)
+	for y := range h {
+		for x := range w {
+			i := y*size + x
+			inside[y*w+x] = interior[i] > t
+			mask[y*w+x] = interior[i] > t && boundary[i] <= tb
+		}
+	}
+	// Core pixels: interior and no outline, eroded so that documents
+	// whose outline band has a gap where they touch still come apart.
+	for e := 0; e < o.Erode && w >= 3 && h >= 3; e++ {
+		mask = erode(mask, w, h)
 	}
 	page := float64(w * h)
-	minPixels := int(0.4 * o.MinArea * page)
-	seen := make([]bool, w*h)
-	rowMin, rowMax := make([]int, h), make([]int, h)
-	var stack []int
+	covered := 0
+	for _, in := range inside {
+		if in {
+			covered++
+		}
+	}
+	if float64(covered) >= o.PageFill*page {
+		// The page is one document filling the frame (a scan, a tight
+		// crop): what lies inside it are its parts.
+		return nil
+	}
+	groups, _ := components(inside, w, h, 0, nil)
+	_, blobs := components(mask, w, h, int(0.1*o.MinArea*page), func(x, y int) float64 { return float64(interior[y*size+x]) })
+	for i := range blobs {
+		blobs[i].group = groups[blobs[i].seed]
+	}
+	blobs = mergePieces(blobs, o.MergeFill)
+	inset := coreInset + float64(o.Erode)
 	var out []region
-	for start := range seen {
-		x0, y0 := start%w, start/w
-		if seen[start] || !core(x0, y0) {
-			continue
-		}
-		for y := range rowMin {
-			rowMin[y], rowMax[y] = w, -1
-		}
-		area, sum := 0, 0.0
-		seen[start] = true
-		stack = append(stack[:0], start)
-		for len(stack) > 0 {
-			p := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			x, y := p%w, p/w
-			area++
-			sum += float64(interior[y*size+x])
-			rowMin[y], rowMax[y] = min(rowMin[y], x), max(rowMax[y], x)
-			for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-				nx, ny := x+d[0], y+d[1]
-				if nx < 0 || ny < 0 || nx >= w || ny >= h {
-					continue
-				}
-				if q := ny*w + nx; !seen[q] && core(nx, ny) {
-					seen[q] = true
-					stack = append(stack, q)
-				}
-			}
-		}
-		if area < minPixels {
-			continue
-		}
-		// The region's pixels as squares: the hull of the outer corners of
-		// each row's first and last pixel encloses it exactly.
-		var pts []geom.Point
-		for y := range rowMin {
-			if rowMax[y] >= 0 {
-				l, r := float64(rowMin[y]), float64(rowMax[y]+1)
-				fy := float64(y)
-				pts = append(pts, geom.Point{X: l, Y: fy}, geom.Point{X: l, Y: fy + 1},
-					geom.Point{X: r, Y: fy}, geom.Point{X: r, Y: fy + 1})
-			}
-		}
-		q, ok := reduceToQuad(convexHull(pts))
+	for _, b := range blobs {
+		q, ok := reduceToQuad(convexHull(b.pts))
 		if !ok {
 			continue
 		}
-		fill := float64(area) / q.Area()
-		q = clampQuad(offsetQuad(q, coreInset), float64(w), float64(h))
+		fill := float64(b.area) / q.Area()
+		q = clampQuad(offsetQuad(q, inset), float64(w), float64(h))
 		a := q.Area()
 		if fill < o.MinFill || a < o.MinArea*page || a > o.MaxArea*page || !quadShape(q, o.MaxAspect) {
 			continue
 		}
-		out = append(out, region{quad: q, score: sum / float64(area), area: a})
+		out = append(out, region{quad: q, score: b.sum / float64(b.area), area: a})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].area > out[j].area })
 	if len(out) > o.MaxDocs {
 		out = out[:o.MaxDocs]
 	}
 	return out
+}
+
+// blob is one connected region of a mask.
+type blob struct {
+	// pts are the outer corners of each row's first and last pixel: their
+	// convex hull encloses the region exactly.
+	pts  []geom.Point
+	area int
+	sum  float64
+	// seed is the region's first pixel (y*w + x); group the interior
+	// region it lies in.
+	seed, group int
+}
+
+// erode removes mask pixels with a 4-neighbour outside the mask; pixels
+// on the frame only need their neighbour inside the frame (a document cut
+// by the frame must still reach it).
+func erode(mask []bool, w, h int) []bool {
+	next := make([]bool, w*h)
+	for y := range h {
+		for x := range w {
+			i := y*w + x
+			next[i] = mask[i] && (x == 0 || mask[i-1]) && (x == w-1 || mask[i+1]) &&
+				(y == 0 || mask[i-w]) && (y == h-1 || mask[i+w])
+		}
+	}
+	return next
+}
+
+// components labels the 4-connected regions of mask (label 0: outside,
+// regions from 1) and, when value is not nil, describes those of at least
+// minPixels pixels, summing value over each.
+func components(mask []bool, w, h, minPixels int, value func(x, y int) float64) ([]int, []blob) {
+	labels := make([]int, w*h)
+	rowMin, rowMax := make([]int, h), make([]int, h)
+	var stack []int
+	var out []blob
+	next := 0
+	for start := range labels {
+		if labels[start] != 0 || !mask[start] {
+			continue
+		}
+		next++
+		for y := range rowMin {
+			rowMin[y], rowMax[y] = w, -1
+		}
+		b := blob{seed: start}
+		labels[start] = next
+		stack = append(stack[:0], start)
+		for len(stack) > 0 {
+			p := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			x, y := p%w, p/w
+			b.area++
+			if value != nil {
+				b.sum += value(x, y)
+			}
+			rowMin[y], rowMax[y] = min(rowMin[y], x), max(rowMax[y], x)
+			for _, q := range [4]int{p - 1, p + 1, p - w, p + w} {
+				if q < 0 || q >= len(labels) || (q == p-1 && x == 0) || (q == p+1 && x == w-1) {
+					continue
+				}
+				if labels[q] == 0 && mask[q] {
+					labels[q] = next
+					stack = append(stack, q)
+				}
+			}
+		}
+		if value == nil || b.area < minPixels {
+			continue
+		}
+		for y := range rowMin {
+			if rowMax[y] >= 0 {
+				l, r := float64(rowMin[y]), float64(rowMax[y]+1)
+				fy := float64(y)
+				b.pts = append(b.pts, geom.Point{X: l, Y: fy}, geom.Point{X: l, Y: fy + 1},
+					geom.Point{X: r, Y: fy}, geom.Point{X: r, Y: fy + 1})
+			}
+		}
+		out = append(out, b)
+	}
+	return labels, out
+}
+
+// mergePieces joins pieces of one interior region while the best-filling
+// pair's union covers at least minFill of its enclosing quadrilateral.
+func mergePieces(blobs []blob, minFill float64) []blob {
+	for {
+		bi, bj, best := -1, -1, minFill
+		for i := range blobs {
+			for j := i + 1; j < len(blobs); j++ {
+				if blobs[i].group != blobs[j].group || blobs[i].group == 0 {
+					continue
+				}
+				pts := append(append([]geom.Point(nil), blobs[i].pts...), blobs[j].pts...)
+				q, ok := reduceToQuad(convexHull(pts))
+				if !ok {
+					continue
+				}
+				if f := float64(blobs[i].area+blobs[j].area) / q.Area(); f >= best {
+					bi, bj, best = i, j, f
+				}
+			}
+		}
+		if bi < 0 {
+			return blobs
+		}
+		blobs[bi].pts = append(blobs[bi].pts, blobs[bj].pts...)
+		blobs[bi].area += blobs[bj].area
+		blobs[bi].sum += blobs[bj].sum
+		blobs = append(blobs[:bj], blobs[bj+1:]...)
+	}
 }
 
 // quadShape rejects quads that cannot be a photographed rectangle: with

@@ -28,11 +28,25 @@ type Service struct {
 	tempDir string
 	docs    *docCache
 	log     *slog.Logger
+	neural  NeuralSource
 }
 
-// New builds the cropper service.
-func New(st store.Store, tempDir string, log *slog.Logger) *Service {
-	return &Service{store: st, tempDir: tempDir, docs: newDocCache(4, 30*time.Second), log: log}
+// Finder finds the documents on a page: the neural cropper (crop.Neural).
+type Finder interface {
+	Find(ctx context.Context, page image.Image) ([]crop.Found, error)
+}
+
+// NeuralSource returns the neural cropper, waiting while its model loads;
+// when the model could not be loaded it returns the catalogue's
+// model_not_loaded error, which the request answers (503). Requests with
+// simple_cropper=true or without cutting never call it.
+type NeuralSource func(ctx context.Context) (Finder, error)
+
+// New builds the cropper service. neural supplies the default (neural)
+// cropper; simple_cropper=true uses the classical OpenCV one, and so does
+// every request when neural is nil.
+func New(st store.Store, tempDir string, log *slog.Logger, neural NeuralSource) *Service {
+	return &Service{store: st, tempDir: tempDir, docs: newDocCache(4, 30*time.Second), log: log, neural: neural}
 }
 
 // Close releases cached documents.
@@ -64,7 +78,7 @@ func (s *Service) Crop(ctx context.Context, req stages.CropRequest) (stages.Crop
 	}
 	b := page.Bounds()
 	reply := stages.CropReply{PagesTotal: total, PageWidth: b.Dx(), PageHeight: b.Dy()}
-	quads, err := s.find(page, req)
+	quads, err := s.find(ctx, page, req)
 	if err != nil {
 		return stages.CropReply{}, err
 	}
@@ -83,15 +97,26 @@ type found struct {
 	whole bool
 }
 
-// find locates the documents of a page; when none is found, or cutting is
-// off, the page itself is the one item.
-func (s *Service) find(page image.Image, req stages.CropRequest) ([]found, error) {
+// find locates the documents of a page with the neural cropper, or the
+// simple one when the request asks for it; when none is found, or cutting
+// is off, the page itself is the one item.
+func (s *Service) find(ctx context.Context, page image.Image, req stages.CropRequest) ([]found, error) {
 	b := page.Bounds()
 	whole := []found{{quad: crop.WholePage(b.Dx(), b.Dy()), whole: true}}
 	if req.WholePage {
 		return whole, nil
 	}
-	docs, err := crop.Simple(page, crop.SimpleOptions{})
+	var docs []crop.Found
+	var err error
+	if req.Simple || s.neural == nil {
+		docs, err = crop.Simple(page, crop.SimpleOptions{})
+	} else {
+		var nf Finder
+		if nf, err = s.neural(ctx); err != nil {
+			return nil, err
+		}
+		docs, err = nf.Find(ctx, page)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cropper: find documents: %w", err)
 	}

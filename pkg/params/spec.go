@@ -24,7 +24,7 @@ func ClassifySpec() []Param {
 		{Name: "max_blur_score", Type: "number", Default: 2, Description: "Blur threshold (> 0). A document's sharpness, in [1, 10], is E(I) / E(G2 * I): the mean squared Sobel gradient of its luma (longer side shrunk to at most 1024 px) over the same after a Gaussian blur of sigma 2 px; an edge blurred with sigma s scores sqrt(s^2 + 4) / s (4.1 for 0.5 px, 2.2 for 1 px, 1.4 for 2 px), a crop without edges 10. A sharpness below the threshold makes image_blured true. The default 2 flags blur of more than about 1.2 px."},
 		{Name: "doc_type", Type: "array", Description: "Types to look for (repeat the parameter or separate with commas); special classes other, not_document, empty always stay possible. Unknown values answer 422."},
 		{Name: "priority", Type: "integer", Default: 1, Minimum: f(1), Description: "Priority of an async task; higher runs first (levels above 9 run as 9)."},
-		{Name: "simple_cropper", Type: "boolean", Default: false, Description: "true: the classical contour cropper (faster, less exact on complex backgrounds)."},
+		{Name: "simple_cropper", Type: "boolean", Default: false, Description: "true: the classical contour cropper (faster, less exact on complex backgrounds); false: the neural cropper (cropnet)."},
 		{Name: "async", Type: "boolean", Default: false, Description: "true: answer task_id at once and fetch the result from /result/{task_id}."},
 		{Name: "check_fake", Type: "boolean", Default: false, Description: "true: check the file metadata for traces of digital editors; result in fake (and the reasons in fake_reasons)."},
 		{Name: "check_fake_experimental", Type: "boolean", Deprecated: true, Description: "Obsolete, accepted and ignored."},

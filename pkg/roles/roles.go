@@ -13,6 +13,7 @@ import (
 
 	"docsuite/pkg/bus"
 	"docsuite/pkg/config"
+	"docsuite/pkg/crop"
 	"docsuite/pkg/cropsvc"
 	"docsuite/pkg/gateway"
 	"docsuite/pkg/stages"
@@ -66,11 +67,24 @@ func Gateway(ctx context.Context, d Deps, cfg config.Gateway) error {
 	return nil
 }
 
-// Cropper serves the crop stage until ctx ends.
-func Cropper(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDir string) error {
-	svc := cropsvc.New(d.Store, tempDir, d.Log)
+// Cropper serves the crop stage until ctx ends. The neural cropper's model
+// loads in the background as the classifier's does; without it the role
+// still serves: simple_cropper=true and mode=classify_only work, other
+// requests answer model_not_loaded, and its health probe says why.
+func Cropper(ctx context.Context, d Deps, c config.Common, w config.Worker, m config.Models, tempDir string) error {
+	mdl := loadModel(d.Log, "cropper", func() (*crop.Neural, error) {
+		return crop.OpenNeural(crop.NeuralConfig{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: d.Log})
+	})
+	defer closeAfter(mdl)
+	svc := cropsvc.New(d.Store, tempDir, d.Log, func(ctx context.Context) (cropsvc.Finder, error) {
+		n, err := mdl.get(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return n, nil
+	})
 	defer svc.Close()
-	return serveStage(ctx, d, c, w, stages.Crop, svc.Crop, func() bus.Readiness { return bus.Readiness{Ready: true} })
+	return serveStage(ctx, d, c, w, stages.Crop, svc.Crop, mdl.probe)
 }
 
 // serveStage runs one stage worker with its readiness probe until ctx ends.

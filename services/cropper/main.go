@@ -12,6 +12,6 @@ import (
 
 func main() {
 	cli.Exit(roles.StageRole("cropper", func(ctx context.Context, d roles.Deps, cfg config.Stage) error {
-		return roles.Cropper(ctx, d, cfg.Common, cfg.Worker, cfg.TempDir)
+		return roles.Cropper(ctx, d, cfg.Common, cfg.Worker, cfg.Models, cfg.TempDir)
 	}))
 }

@@ -1,0 +1,116 @@
+package cropsvc
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image/jpeg"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"docsuite/pkg/apierr"
+	"docsuite/pkg/crop"
+	"docsuite/pkg/onnxrt"
+	"docsuite/pkg/stages"
+	"docsuite/pkg/store"
+	"docsuite/pkg/synth"
+)
+
+// source opens the neural cropper from dir the way the cropper role does:
+// a failed load is model_not_loaded.
+func source(t *testing.T, dir string) NeuralSource {
+	t.Helper()
+	n, err := crop.OpenNeural(crop.NeuralConfig{Dir: dir})
+	if err == nil {
+		t.Cleanup(func() { _ = n.Close() })
+	}
+	return func(context.Context) (Finder, error) {
+		if err != nil {
+			return nil, apierr.Wrap(apierr.ModelNotLoaded, err, "Model not loaded: "+err.Error())
+		}
+		return n, nil
+	}
+}
+
+// TestCropperChoice checks which cropper a request gets: the neural one by
+// default (model_not_loaded without its model), the simple one with
+// simple_cropper=true even without the model, and no cutting at all for
+// mode=classify_only.
+func TestCropperChoice(t *testing.T) {
+	if _, err := onnxrt.FindLibrary(""); err != nil {
+		t.Skipf("ONNX Runtime not installed: %v", err)
+	}
+	g, err := synth.New(synth.Config{Seed: 616161, Size: 1000, MinDocs: 2, MaxDocs: 2, ScanProb: -1, Effects: synth.DefaultEffects()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := g.Scene(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, sc.Img, &jpeg.Options{Quality: 90}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.NewFolder(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Put(context.Background(), "in/scene.jpg", buf.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	empty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(empty, onnxrt.ManifestFile), []byte(`{"version": 1, "models": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := source(t, empty)
+	present := source(t, "models")
+	if _, err := present(context.Background()); err != nil {
+		t.Logf("repository model not available, its case is skipped: %v", err)
+		present = nil
+	}
+	cases := []struct {
+		name      string
+		neural    NeuralSource
+		simple    bool
+		wholePage bool
+		wantCode  apierr.Code
+		wantDocs  int // -1: at least one cut document
+		wantWhole bool
+	}{
+		{name: "default, model present", neural: present, wantDocs: -1},
+		{name: "default, model missing", neural: missing, wantCode: apierr.ModelNotLoaded},
+		{name: "simple_cropper=true, model missing", neural: missing, simple: true, wantDocs: -1},
+		{name: "classify_only, model missing", neural: missing, wholePage: true, wantDocs: 1, wantWhole: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.neural == nil {
+				t.Skip("cropnet not available (make models)")
+			}
+			svc := New(st, t.TempDir(), slog.New(slog.DiscardHandler), tc.neural)
+			defer svc.Close()
+			reply, err := svc.Crop(context.Background(), stages.CropRequest{TaskID: "t", InputKey: "in/scene.jpg", Simple: tc.simple, WholePage: tc.wholePage})
+			if tc.wantCode != "" {
+				var ae *apierr.Error
+				if !errors.As(err, &ae) || ae.Code != tc.wantCode {
+					t.Fatalf("got %v, want error %s", err, tc.wantCode)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tc.wantDocs < 0 && (len(reply.Docs) == 0 || reply.Docs[0].WholePage):
+				t.Errorf("got %+v, want cut documents", reply.Docs)
+			case tc.wantDocs >= 0 && len(reply.Docs) != tc.wantDocs:
+				t.Errorf("got %d documents, want %d", len(reply.Docs), tc.wantDocs)
+			case len(reply.Docs) > 0 && reply.Docs[0].WholePage != tc.wantWhole:
+				t.Errorf("whole page %v, want %v", reply.Docs[0].WholePage, tc.wantWhole)
+			}
+		})
+	}
+}
