@@ -2,35 +2,21 @@ package extract_test
 
 import (
 	"context"
-	"errors"
 	"image"
 	"testing"
 
 	"docsuite/pkg/extract"
 	"docsuite/pkg/mrz"
 	"docsuite/pkg/ocr"
-	"docsuite/pkg/onnxrt"
-	"docsuite/pkg/ppocr"
 	"docsuite/pkg/synth"
+	"docsuite/pkg/testutil"
 )
 
 // newExtractor loads the real models (PP-OCRv4 through ONNX Runtime,
 // Tesseract rus); the test is skipped when they are not installed.
 func newExtractor(t testing.TB) *extract.Extractor {
 	t.Helper()
-	rt, err := onnxrt.Open(onnxrt.Options{})
-	if err != nil {
-		t.Skipf("ONNX Runtime not available: %v", err)
-	}
-	t.Cleanup(func() { _ = rt.Close() })
-	e, err := ppocr.Open(rt, "")
-	if errors.Is(err, ppocr.ErrModelsMissing) {
-		t.Skipf("PP-OCRv4 models not installed (scripts/install-ocr-models.sh): %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = e.Close() })
+	e := testutil.PPOCR(t)
 	o, err := ocr.New(1, "rus")
 	if err != nil {
 		t.Skipf("Tesseract rus not available: %v", err)

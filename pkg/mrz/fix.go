@@ -1,5 +1,7 @@
 package mrz
 
+import "strings"
+
 // Look-alike characters the recogniser confuses, by the kind a position
 // requires.
 var (
@@ -56,6 +58,27 @@ func clearStrays(line string) (string, int) {
 	return string(b), changed
 }
 
+// clearTail turns into fillers the end of a name line made only of
+// fillers and the letters blurred fillers are read as (C, K) when it does
+// not end in a filler: a name is followed by fillers to the line's end, so
+// a line ending in C or K after such a run ends in misread fillers.
+func clearTail(line string) (string, int) {
+	i := len(line)
+	for i > 0 && strings.IndexByte("CK<", line[i-1]) >= 0 {
+		i--
+	}
+	if len(line)-i < 4 || line[len(line)-1] == Filler || !strings.Contains(line[i:], "<") {
+		return line, 0
+	}
+	changed := 0
+	for j := i; j < len(line); j++ {
+		if line[j] != Filler {
+			changed++
+		}
+	}
+	return line[:i] + strings.Repeat("<", len(line)-i), changed
+}
+
 // fixTypes replaces look-alikes that cannot stand where they are (a
 // letter in a date, a digit in a country code) and counts the changes.
 func fixTypes(f Format, lines []string) ([]string, int) {
@@ -92,9 +115,10 @@ func fixTypes(f Format, lines []string) ([]string, int) {
 	if f == TD1 {
 		name = 2
 	}
-	var c int
+	var c, c2 int
 	out[name], c = clearStrays(out[name])
-	return out, changed + c
+	out[name], c2 = clearTail(out[name])
+	return out, changed + c + c2
 }
 
 // repairChecks tries single look-alike substitutions in the fields whose

@@ -12,8 +12,6 @@ import (
 	"testing"
 
 	"docsuite/pkg/mrz"
-	"docsuite/pkg/onnxrt"
-	"docsuite/pkg/ppocr"
 	"docsuite/pkg/testutil"
 )
 
@@ -25,20 +23,7 @@ const realdata = "../../../shared/realdata"
 // not installed (make deps installs them).
 func newReader(t testing.TB) *mrz.Reader {
 	t.Helper()
-	rt, err := onnxrt.Open(onnxrt.Options{})
-	if err != nil {
-		t.Skipf("ONNX Runtime not available: %v", err)
-	}
-	t.Cleanup(func() { _ = rt.Close() })
-	e, err := ppocr.Open(rt, "")
-	if errors.Is(err, ppocr.ErrModelsMissing) {
-		t.Skipf("PP-OCRv4 models not installed (scripts/install-ocr-models.sh): %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = e.Close() })
-	return mrz.NewReader(e)
+	return mrz.NewReader(testutil.PPOCR(t))
 }
 
 func decodeFile(t testing.TB, path string) image.Image {
