@@ -27,7 +27,7 @@ type NeuralOptions struct {
 	// told apart (default 1; negative: none).
 	Erode int
 	// MinArea is the smallest document area as a fraction of the page
-	// (default 0.003).
+	// (default 0.006).
 	MinArea float64
 	// MaxArea is the largest document area as a fraction of the page; a
 	// quad covering more is the page itself (default 0.97).
@@ -40,6 +40,10 @@ type NeuralOptions struct {
 	// poorly; an overlapped document or one crossed by a dark line covers
 	// less than a clean one.
 	MinFill float64
+	// MinScore is the smallest mean interior probability over a document's
+	// region (default 0.72): fragments the network half believes in (text
+	// blocks of a page-filling document) fall below it.
+	MinScore float64
 	// PageFill is the share of the page that, when covered by document
 	// interior, makes the page itself the one document (default 0.85): a
 	// scan or a tight crop, whose photo and text blocks are not documents.
@@ -68,7 +72,7 @@ func (o NeuralOptions) withDefaults() NeuralOptions {
 		o.Erode = 0
 	}
 	if o.MinArea <= 0 {
-		o.MinArea = 0.003
+		o.MinArea = 0.006
 	}
 	if o.MaxArea <= 0 {
 		o.MaxArea = 0.97
@@ -78,6 +82,9 @@ func (o NeuralOptions) withDefaults() NeuralOptions {
 	}
 	if o.MinFill <= 0 {
 		o.MinFill = 0.7
+	}
+	if o.MinScore <= 0 {
+		o.MinScore = 0.72
 	}
 	if o.PageFill <= 0 {
 		o.PageFill = 0.5

@@ -77,10 +77,11 @@ func segment(interior, boundary []float32, size, w, h int, o NeuralOptions) []re
 		fill := float64(b.area) / q.Area()
 		q = clampQuad(offsetQuad(q, inset), float64(w), float64(h))
 		a := q.Area()
-		if fill < o.MinFill || a < o.MinArea*page || a > o.MaxArea*page || !quadShape(q, o.MaxAspect) {
+		score := b.sum / float64(b.area)
+		if fill < o.MinFill || score < o.MinScore || a < o.MinArea*page || a > o.MaxArea*page || !quadShape(q, o.MaxAspect) {
 			continue
 		}
-		out = append(out, region{quad: q, score: b.sum / float64(b.area), area: a})
+		out = append(out, region{quad: q, score: score, area: a})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].area > out[j].area })
 	if len(out) > o.MaxDocs {
