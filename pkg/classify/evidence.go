@@ -51,8 +51,10 @@ type Zone struct {
 	// DocumentCode is the zone's first characters without fillers ("P",
 	// "PN", "ID", "I", "AC", "V", ...).
 	DocumentCode string
-	// Issuer is the issuing state's ICAO code ("RUS", "D", ...).
-	Issuer string
+	// Issuer is the issuing state's ICAO code ("RUS", "D", ...) and
+	// Nationality the holder's: the first line of a passport zone carries
+	// no check digit, so a misread issuer is looked up by nationality.
+	Issuer, Nationality string
 	// Valid is true when every check digit of the zone matches.
 	Valid bool
 	// Confidence is the mean recognition probability of its characters.
@@ -62,18 +64,20 @@ type Zone struct {
 // ZoneKey is the key of a zone in MRZCodes: its kind (P for passports,
 // PN for the Russian internal passport, I for identity cards and other
 // official travel documents of TD1/TD2 size, V for visas) and its issuer.
-func ZoneKey(z Zone) string {
+func ZoneKey(z Zone) string { return zoneKey(z, z.Issuer) }
+
+func zoneKey(z Zone, state string) string {
 	code := strings.ToUpper(strings.TrimRight(z.DocumentCode, "<"))
 	kind := "I"
 	switch {
-	case code == "PN" && z.Issuer == "RUS":
+	case code == "PN" && state == "RUS":
 		kind = "PN"
 	case strings.HasPrefix(code, "P"):
 		kind = "P"
 	case strings.HasPrefix(code, "V"):
 		kind = "V"
 	}
-	return kind + " " + z.Issuer
+	return kind + " " + state
 }
 
 // MinZoneConfidence is the recognition confidence a zone whose check
@@ -89,8 +93,9 @@ const MinZoneConfidence = 0.9
 //     (and to the request's doc_type list, when there is one): the most
 //     probable of them by the picture wins, with confidence the zone's
 //     recognition confidence times that type's share of their probability;
-//   - a zone of any other key is a document of no catalogue type: `other`,
-//     with the zone's confidence.
+//   - a zone of any other key (by issuer, then by the holder's
+//     nationality) is a document of no catalogue type: `other`, with the
+//     zone's confidence.
 //
 // A zone that is not trusted (check digits off and low confidence) leaves
 // the reply as it is. p holds the picture's probabilities per class of
@@ -101,6 +106,9 @@ func ApplyZone(reply stages.ClassifyReply, z Zone, codes MRZCodes, classes []str
 	}
 	conf := min(max(z.Confidence, 0), 1)
 	types, ok := codes[ZoneKey(z)]
+	if !ok && z.Nationality != "" {
+		types, ok = codes[zoneKey(z, z.Nationality)]
+	}
 	if !ok {
 		return stages.ClassifyReply{Type: doctypes.Other, Confidence: conf,
 			Top: []stages.Score{{Type: doctypes.Other, Probability: conf}}}

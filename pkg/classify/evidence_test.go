@@ -96,15 +96,16 @@ func TestApplyZone(t *testing.T) {
 		wantType string
 		wantConf float64
 	}{
-		{"valid Indian zone picks the likelier Indian year", Zone{"P", "IND", true, 0.97}, nil, "ind_passport_2008_main", 0.97 * 0.05 / 0.07},
-		{"valid Pakistani zone", Zone{"P", "PAK", true, 0.95}, nil, "pak_passport_2013_main", 0.95},
-		{"Russian internal zone the picture gave nothing", Zone{"PN", "RUS", true, 0.99}, nil, "passport_main", 0.99},
-		{"foreign zone is other", Zone{"ID", "D", true, 0.93}, nil, "other", 0.93},
-		{"visa is other", Zone{"V", "UTO", true, 0.93}, nil, "other", 0.93},
-		{"untrusted zone changes nothing", Zone{"P", "PAK", false, 0.6}, nil, "not_document", 0.9},
-		{"confident zone with a bad check digit counts", Zone{"P", "PAK", false, 0.95}, nil, "pak_passport_2013_main", 0.95},
-		{"zone outside the doc_type list is other", Zone{"P", "PAK", true, 0.95}, []string{"passport_main"}, "other", 0.95},
-		{"doc_type list narrows the zone's types", Zone{"P", "IND", true, 0.9}, []string{"ind_passport_2000_main"}, "ind_passport_2000_main", 0.9},
+		{"valid Indian zone picks the likelier Indian year", Zone{"P", "IND", "IND", true, 0.97}, nil, "ind_passport_2008_main", 0.97 * 0.05 / 0.07},
+		{"valid Pakistani zone", Zone{"P", "PAK", "PAK", true, 0.95}, nil, "pak_passport_2013_main", 0.95},
+		{"misread issuer found by nationality", Zone{"P", "PHU", "PAK", true, 0.92}, nil, "pak_passport_2013_main", 0.92},
+		{"Russian internal zone the picture gave nothing", Zone{"PN", "RUS", "RUS", true, 0.99}, nil, "passport_main", 0.99},
+		{"foreign zone is other", Zone{"ID", "D", "D", true, 0.93}, nil, "other", 0.93},
+		{"visa is other", Zone{"V", "UTO", "UTO", true, 0.93}, nil, "other", 0.93},
+		{"untrusted zone changes nothing", Zone{"P", "PAK", "PAK", false, 0.6}, nil, "not_document", 0.9},
+		{"confident zone with a bad check digit counts", Zone{"P", "PAK", "PAK", false, 0.95}, nil, "pak_passport_2013_main", 0.95},
+		{"zone outside the doc_type list is other", Zone{"P", "PAK", "PAK", true, 0.95}, []string{"passport_main"}, "other", 0.95},
+		{"doc_type list narrows the zone's types", Zone{"P", "IND", "IND", true, 0.9}, []string{"ind_passport_2000_main"}, "ind_passport_2000_main", 0.9},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -65,6 +65,19 @@ func (r *Reader) ReadWith(ctx context.Context, img image.Image, opt ppocr.Detect
 	if err != nil {
 		return nil, fmt.Errorf("mrz: %w", err)
 	}
+	return r.readImage(ctx, img, m, boxes, opt)
+}
+
+// ReadImageDetected is Read over the text lines already detected with
+// DetectOptions on m, the models' copy of img: a caller that needs the
+// lines for its own purpose detects once.
+func (r *Reader) ReadImageDetected(ctx context.Context, img image.Image, m *ppocr.Image, boxes []ppocr.Box) (*Reading, error) {
+	return r.readImage(ctx, img, m, boxes, DetectOptions())
+}
+
+// readImage reads the zone from the detected lines, and from the image
+// levelled when its lines are slanted.
+func (r *Reader) readImage(ctx context.Context, img image.Image, m *ppocr.Image, boxes []ppocr.Box, opt ppocr.DetectOptions) (*Reading, error) {
 	rd, err := r.ReadDetected(ctx, m, boxes)
 	if (err != nil && !errors.Is(err, ErrNotFound)) || (rd != nil && rd.Valid()) {
 		return rd, err

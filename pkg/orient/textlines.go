@@ -36,6 +36,12 @@ const (
 	// minTextChars is the least number of characters the best reading must
 	// recognise for the text to decide.
 	minTextChars = 8
+	// directionWeight is the weight of the direction classifier's
+	// log-probability of upright text against the recogniser's confidence.
+	// Chosen on synthetic crops (the 640 px validation split of scripts/
+	// models.sh, never the real images): text alone is right on 88.5 % of
+	// the crops with legible text at weight 0, 89.9 % at 0.25, 86.5 % at 1.
+	directionWeight = 0.25
 )
 
 // textReading is the orientation read from text lines.
@@ -151,7 +157,7 @@ func readText(ctx context.Context, e *ppocr.Engine, img image.Image) (textReadin
 	p := make([]float64, geom.NumRotations)
 	logits := make([]float64, len(candidates))
 	for i := range candidates {
-		logits[i] = score[i]/textTemperature + upright[i]
+		logits[i] = score[i]/textTemperature + directionWeight*upright[i]
 	}
 	for i, q := range softmax(logits) {
 		p[compose(base, candidates[i])] = q

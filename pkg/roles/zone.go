@@ -5,6 +5,7 @@ import (
 	"errors"
 	"image"
 	"log/slog"
+	"sort"
 
 	"docsuite/pkg/classify"
 	"docsuite/pkg/config"
@@ -64,33 +65,53 @@ func (z *zoneReader) Close() error {
 
 // Read returns the evidence read on the crop (its text lines and its zone,
 // when it has one that could be read) and the orientation found on the way,
-// with its probability.
+// with its probability. The zone is looked for on the crop turned by the
+// most probable orientation, then by the runner-up: a zone whose check
+// digits verify on the runner-up settles the orientation too.
 func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Evidence, geom.Rotation, float64, error) {
 	var ev classify.Evidence
-	rot, conf, err := z.or.Orient(ctx, img)
+	p, err := z.or.Probabilities(ctx, img)
 	if err != nil {
 		return ev, 0, 0, err
 	}
+	order := make([]geom.Rotation, len(p))
+	for i := range order {
+		order[i] = geom.Rotation(i)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return p[order[a]] > p[order[b]] })
+	rot, conf := order[0], p[order[0]]
 	if b := img.Bounds(); min(b.Dx(), b.Dy()) < minZoneSide {
 		return ev, rot, conf, nil
 	}
-	up, err := cvimg.Turn(img, rot)
-	if err != nil {
-		return ev, 0, 0, err
+	for try, r := range order[:2] {
+		up, err := cvimg.Turn(img, r)
+		if err != nil {
+			return ev, 0, 0, err
+		}
+		m := ppocr.NewImage(up)
+		boxes, err := z.eng.Detect(ctx, m, mrz.DetectOptions())
+		if err != nil {
+			return ev, 0, 0, err
+		}
+		if try == 0 {
+			ev.TextLines = len(boxes)
+		}
+		rd, err := z.rd.ReadImageDetected(ctx, up, m, boxes)
+		if errors.Is(err, mrz.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return ev, 0, 0, err
+		}
+		if try > 0 && !rd.Valid() {
+			continue // only a verified zone overrules the orientation
+		}
+		ev.Zone = &classify.Zone{DocumentCode: rd.DocumentCode, Issuer: rd.Issuer, Nationality: rd.Nationality,
+			Valid: rd.Valid(), Confidence: rd.Confidence}
+		if try > 0 {
+			rot, conf = r, max(conf, rd.Confidence)
+		}
+		break
 	}
-	m := ppocr.NewImage(up)
-	boxes, err := z.eng.Detect(ctx, m, mrz.DetectOptions())
-	if err != nil {
-		return ev, 0, 0, err
-	}
-	ev.TextLines = len(boxes)
-	rd, err := z.rd.ReadDetected(ctx, m, boxes)
-	if errors.Is(err, mrz.ErrNotFound) {
-		return ev, rot, conf, nil
-	}
-	if err != nil {
-		return ev, 0, 0, err
-	}
-	ev.Zone = &classify.Zone{DocumentCode: rd.DocumentCode, Issuer: rd.Issuer, Valid: rd.Valid(), Confidence: rd.Confidence}
 	return ev, rot, conf, nil
 }
