@@ -44,6 +44,10 @@ type NeuralOptions struct {
 	// region (default 0.72): fragments the network half believes in (text
 	// blocks of a page-filling document) fall below it.
 	MinScore float64
+	// MinOutline is the smallest share of a document's sides along which
+	// the network sees an outline (default 0.5): blocks inside a document
+	// that fills the frame have interior around them, not an outline.
+	MinOutline float64
 	// PageFill is the share of the page that, when covered by document
 	// interior, makes the page itself the one document (default 0.85): a
 	// scan or a tight crop, whose photo and text blocks are not documents.
@@ -85,6 +89,9 @@ func (o NeuralOptions) withDefaults() NeuralOptions {
 	}
 	if o.MinScore <= 0 {
 		o.MinScore = 0.72
+	}
+	if o.MinOutline <= 0 {
+		o.MinOutline = 0.5
 	}
 	if o.PageFill <= 0 {
 		o.PageFill = 0.5

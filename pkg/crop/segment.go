@@ -78,7 +78,8 @@ func segment(interior, boundary []float32, size, w, h int, o NeuralOptions) []re
 		q = clampQuad(offsetQuad(q, inset), float64(w), float64(h))
 		a := q.Area()
 		score := b.sum / float64(b.area)
-		if fill < o.MinFill || score < o.MinScore || a < o.MinArea*page || a > o.MaxArea*page || !quadShape(q, o.MaxAspect) {
+		if fill < o.MinFill || score < o.MinScore || a < o.MinArea*page || a > o.MaxArea*page || !quadShape(q, o.MaxAspect) ||
+			outlineSupport(boundary, size, w, h, q) < o.MinOutline {
 			continue
 		}
 		out = append(out, region{quad: q, score: score, area: a})
@@ -200,6 +201,40 @@ func mergePieces(blobs []blob, minFill float64) []blob {
 		blobs[bi].sum += blobs[bj].sum
 		blobs = append(blobs[:bj], blobs[bj+1:]...)
 	}
+}
+
+// outlineSupport is the share of a quad's sides (those not on the frame)
+// along which the network sees an outline: at each sample the largest
+// outline probability within 2 px across the side must reach 0.3.
+func outlineSupport(boundary []float32, size, w, h int, q geom.Quad) float64 {
+	r := q.Ring()
+	hit, n := 0, 0
+	for i := range r {
+		a, b := r[i], r[(i+1)%4]
+		if onFrameSide(a, b, w, h) {
+			continue
+		}
+		l := lineThrough(a, b)
+		for k := 0; k < 24; k++ {
+			t := 0.1 + 0.8*float64(k)/23
+			x, y := a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)
+			best := float32(0)
+			for d := -2.0; d <= 2; d++ {
+				px, py := int(x-d*l.dy), int(y+d*l.dx)
+				if px >= 0 && py >= 0 && px < w && py < h {
+					best = max(best, boundary[py*size+px])
+				}
+			}
+			n++
+			if best >= 0.3 {
+				hit++
+			}
+		}
+	}
+	if n == 0 {
+		return 1
+	}
+	return float64(hit) / float64(n)
 }
 
 // quadShape rejects quads that cannot be a photographed rectangle: with
