@@ -164,7 +164,7 @@ func TestNeuralFindsDocumentsOnHeldOutScenes(t *testing.T) {
 	meanIoU := iouSum / float64(max(found, 1))
 	t.Logf("%d of %d documents found, mean IoU %.3f, %d spurious", found, truth, meanIoU, spurious)
 	// Regression floors well under what the committed model measures on
-	// these scenes (73 %, IoU 0.93, 2 spurious); the accuracy itself is
+	// these scenes (26 of 37, IoU 0.93, 1 spurious); the accuracy itself is
 	// measured by tools/eval -crop (docs/accuracy-cropper.md).
 	if float64(found) < 0.6*float64(truth) {
 		t.Errorf("found %d of %d documents, want at least 60 %%", found, truth)
