@@ -12,7 +12,7 @@ func page2MP(b *testing.B) image.Image {
 	_, pages := heldOutScenes(b, 1, 1632)
 	page := pages[0]
 	bb := page.Bounds()
-	b.ReportMetric(float64(bb.Dx()*bb.Dy())/1e6, "MP")
+	b.Logf("page %dx%d (%.2f MP)", bb.Dx(), bb.Dy(), float64(bb.Dx()*bb.Dy())/1e6)
 	return page
 }
 
