@@ -9,7 +9,7 @@
 #   docker compose --env-file deploy/compose/docsuite.env build
 # Before building the app image: `make models` (models/manifest.json) and
 # scripts/install-onnxruntime.sh (.cache/onnxruntime/libonnxruntime.so.1)
-# and scripts/install-ocr-models.sh (.cache/ocr-models/, read by the ocr role).
+# and scripts/install-ocr-models.sh (.cache/ocr-models/, read by the ocr, classifier and orienter roles).
 
 ARG DEBIAN_IMAGE=debian:12-slim
 ARG GO_IMAGE=golang:1.26-bookworm

@@ -78,11 +78,13 @@ synth: deps
 ## eval: accuracy on the real data against a fresh all-in-one; report in
 ## docs/accuracy.md (plots beside it). Then both croppers in-process on a
 ## fresh synthetic test set (seed 90210) and the real data:
-## docs/accuracy-cropper.md.
+## docs/accuracy-cropper.md; then the service on that synthetic set:
+## docs/accuracy-synthetic.md.
 eval: build
 	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -real ../shared/realdata -out docs/accuracy.md'
 	test -f $(CACHE)/crop-test/.done-200-90210 || { rm -rf $(CACHE)/crop-test && nice go run ./tools/synth -out $(CACHE)/crop-test -n 200 -seed 90210 && touch $(CACHE)/crop-test/.done-200-90210; }
 	nice go run ./tools/eval -crop -synth $(CACHE)/crop-test -real ../shared/realdata -out docs/accuracy-cropper.md
+	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -synth $(CACHE)/crop-test -out docs/accuracy-synthetic.md'
 
 ## bench: latency and throughput of a fresh all-in-one; report in docs/benchmarks.md.
 bench: build

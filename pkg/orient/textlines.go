@@ -29,7 +29,10 @@ const (
 	minLineHeight = 8
 	// maxLineAspect bounds the width of a line read (in line heights):
 	// a stretch of a long line is enough, and reading costs its width.
-	maxLineAspect = 12
+	maxLineAspect = 8
+	// detectSide is the longer side the detector reads the crop at: lines
+	// are found at this size and cut from the full-resolution crop.
+	detectSide = 640
 	// textTemperature turns the difference of mean character confidence
 	// between the four readings into probabilities.
 	textTemperature = 0.05
@@ -59,7 +62,7 @@ var candidates = [...]geom.Rotation{0, 2, 4, 6}
 // readText reads the orientation of img from its text lines; ok is false
 // when the crop has too little text to tell.
 func readText(ctx context.Context, e *ppocr.Engine, img image.Image) (textReading, bool, error) {
-	boxes, err := e.Detect(ctx, ppocr.NewImage(img), ppocr.DetectOptions{})
+	boxes, err := e.Detect(ctx, ppocr.NewImage(img), ppocr.DetectOptions{MaxSide: detectSide})
 	if err != nil {
 		return textReading{}, false, err
 	}
@@ -95,7 +98,7 @@ func readText(ctx context.Context, e *ppocr.Engine, img image.Image) (textReadin
 		if err != nil {
 			return textReading{}, false, err
 		}
-		again, err := e.Detect(ctx, ppocr.NewImage(turned), ppocr.DetectOptions{})
+		again, err := e.Detect(ctx, ppocr.NewImage(turned), ppocr.DetectOptions{MaxSide: detectSide})
 		if err != nil {
 			return textReading{}, false, err
 		}

@@ -66,9 +66,22 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	if *realDir != "" {
+		md = seeAlso + md
+	}
 	if *out == "" {
 		fmt.Print(md)
 		return nil
 	}
 	return os.WriteFile(*out, []byte(md), 0o644)
 }
+
+// seeAlso heads the real-data report with the other accuracy pages.
+const seeAlso = `# Accuracy
+
+Made by ` + "`make eval`" + ` against a fresh all-in-one (default cropper). Other pages:
+[synthetic test set](accuracy-synthetic.md) (the same measures on fresh factory scenes),
+[croppers](accuracy-cropper.md), [extraction](accuracy-extraction.md), [forgery check](accuracy-fraud.md),
+[quality flags](quality.md), and how the models are made and measured in [models](models.md).
+
+`
