@@ -44,6 +44,8 @@ type Options struct {
 	// OCRModels is the PP-OCR model directory (empty: ppocr.DefaultDir);
 	// without the models the text lines are not read.
 	OCRModels string
+	// NoText leaves the text lines unread: docnet decides alone.
+	NoText bool
 }
 
 // Orienter is a loaded orientation model, safe for concurrent use.
@@ -65,14 +67,14 @@ func Open(opts Options) (*Orienter, error) {
 		return nil, err
 	}
 	o := &Orienter{rt: rt, sess: sess}
-	if err := o.init(opts.OCRModels, log); err != nil {
+	if err := o.init(opts.OCRModels, !opts.NoText, log); err != nil {
 		_ = o.Close()
 		return nil, err
 	}
 	return o, nil
 }
 
-func (o *Orienter) init(ocrDir string, log *slog.Logger) error {
+func (o *Orienter) init(ocrDir string, text bool, log *slog.Logger) error {
 	head, err := o.sess.Spec().Head(OrientHead)
 	if err != nil {
 		return err
@@ -81,6 +83,9 @@ func (o *Orienter) init(ocrDir string, log *slog.Logger) error {
 		return fmt.Errorf("orient: %s has %d classes, want %d", OrientHead, len(head.Classes), geom.NumRotations)
 	}
 	o.head = head
+	if !text {
+		return nil
+	}
 	if o.text, err = ppocr.Open(o.rt, ocrDir); err != nil {
 		log.Warn("orient: PP-OCR models not loaded, docnet decides alone", "err", err)
 		o.text = nil

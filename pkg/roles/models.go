@@ -112,6 +112,9 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 	})
 	defer closeAfter(mdl)
 	zr := loadOptional(d.Log, "MRZ evidence off: the zone reader did not load", func() (*zoneReader, error) {
+		if !m.TextEvidence {
+			return nil, errTextEvidenceOff
+		}
 		return openZoneReader(m, d.Log)
 	})
 	defer closeAfter(zr)
@@ -145,7 +148,8 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 // crop as JPEG when asked.
 func Orienter(ctx context.Context, d Deps, c config.Common, w config.Worker, m config.Models) error {
 	mdl := loadModel(d.Log, "orienter", func() (*orient.Orienter, error) {
-		return orient.Open(orient.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: d.Log})
+		return orient.Open(orient.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: d.Log,
+			NoText: !m.TextEvidence})
 	})
 	defer closeAfter(mdl)
 	h := func(ctx context.Context, req stages.OrientRequest) (stages.OrientReply, error) {

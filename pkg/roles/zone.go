@@ -28,6 +28,10 @@ type zoneReader struct {
 	rd  *mrz.Reader
 }
 
+// errTextEvidenceOff is the zone reader's load error when TEXT_EVIDENCE is
+// false.
+var errTextEvidenceOff = errors.New("TEXT_EVIDENCE=false")
+
 // minZoneSide is the shorter side, in pixels, below which a crop is not
 // searched for a zone: its characters would be under 4 pixels tall.
 const minZoneSide = 120
