@@ -55,6 +55,12 @@ func TestTopology(t *testing.T) {
 		Env: map[string]string{
 			"LOGURU_LEVEL": "INFO", "PIPELINE_TIMEOUT": strconv.Itoa(pipelineTimeout), "LICENSE_TOKEN": "topology-token",
 			"DEV_ALLOW_NO_AVX512": "true", "JANITOR_INTERVAL": "10",
+			// The topology test exercises wiring, queueing and failover,
+			// and its load is sized for the pictures-only cost; the
+			// PP-OCR reading (about 0.5 s of CPU a document) would leave
+			// tasks behind PIPELINE_TIMEOUT on two cores. The all-in-one
+			// end-to-end tests and the package tests run it.
+			"TEXT_EVIDENCE": "false",
 		},
 		RoleEnv: map[string]map[string]string{
 			"gateway": {"LICENSE_ENFORCE": "true", "ASYNC_RUNNERS": "2"},
