@@ -17,7 +17,6 @@ so a slower machine still ends on a decayed rate.
 
 import argparse
 import base64
-import hashlib
 import json
 import os
 import sys
@@ -29,6 +28,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import train_cropnet_data as data  # noqa: E402
+from model_manifest import sha256, write_manifest  # noqa: E402
 from train_cropnet_model import CropNet  # noqa: E402
 
 
@@ -128,30 +128,6 @@ def reference_input(size):
     mean = np.array(data.MEAN, np.float32).reshape(1, 3, 1, 1)
     std = np.array(data.STD, np.float32).reshape(1, 3, 1, 1)
     return ((x - mean) / std).astype(np.float32)
-
-
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def write_manifest(out_dir, entry):
-    """Replaces the entry with the same name in manifest.json, keeping the
-    other models' entries (docnet's, for one)."""
-    path = os.path.join(out_dir, "manifest.json")
-    man = {"version": 1, "models": []}
-    if os.path.exists(path):
-        with open(path) as f:
-            man = json.load(f)
-    man["models"] = [m for m in man.get("models", []) if m.get("name") != entry["name"]] + [entry]
-    man["models"].sort(key=lambda m: m["name"])
-    with open(path + ".tmp", "w") as f:
-        json.dump(man, f, indent=1)
-        f.write("\n")
-    os.replace(path + ".tmp", path)
 
 
 def main():

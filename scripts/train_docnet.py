@@ -15,7 +15,6 @@ Run with Debian's /usr/bin/python3 (python3-torch 1.13, CPU).
 
 import argparse
 import base64
-import hashlib
 import json
 import os
 import re
@@ -28,6 +27,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import train_docnet_data as data  # noqa: E402
+from model_manifest import sha256, write_manifest  # noqa: E402
 import train_docnet_eval as ev  # noqa: E402
 from train_docnet_model import DocNet  # noqa: E402
 
@@ -160,30 +160,6 @@ def export(net, path, size):
                       output_names=["type_logits", "orient_logits"],
                       dynamic_axes={"image": {0: "batch"}, "type_logits": {0: "batch"}, "orient_logits": {0: "batch"}},
                       do_constant_folding=True)
-
-
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def write_manifest(out_dir, entry):
-    """Replaces the entry with the same name in manifest.json, keeping the
-    other models' entries (the cropper's, for one)."""
-    path = os.path.join(out_dir, "manifest.json")
-    man = {"version": 1, "models": []}
-    if os.path.exists(path):
-        with open(path) as f:
-            man = json.load(f)
-    man["models"] = [m for m in man.get("models", []) if m.get("name") != entry["name"]] + [entry]
-    man["models"].sort(key=lambda m: m["name"])
-    with open(path + ".tmp", "w") as f:
-        json.dump(man, f, indent=1)
-        f.write("\n")
-    os.replace(path + ".tmp", path)
 
 
 def b64(a):
