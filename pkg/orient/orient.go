@@ -46,14 +46,18 @@ type Options struct {
 	OCRModels string
 	// NoText leaves the text lines unread: docnet decides alone.
 	NoText bool
+	// Text, when set, is a PP-OCR engine the caller already loaded (and
+	// closes itself); the Orienter then loads none of its own.
+	Text *ppocr.Engine
 }
 
 // Orienter is a loaded orientation model, safe for concurrent use.
 type Orienter struct {
-	rt   *onnxrt.Runtime
-	sess *onnxrt.Session
-	head onnxrt.Head
-	text *ppocr.Engine // nil: docnet alone
+	rt      *onnxrt.Runtime
+	sess    *onnxrt.Session
+	head    onnxrt.Head
+	text    *ppocr.Engine // nil: docnet alone
+	ownText bool          // text was loaded here and is closed with the Orienter
 }
 
 // Open loads the models.
@@ -67,6 +71,10 @@ func Open(opts Options) (*Orienter, error) {
 		return nil, err
 	}
 	o := &Orienter{rt: rt, sess: sess}
+	if opts.Text != nil {
+		o.text = opts.Text
+		opts.NoText = true // nothing more to load
+	}
 	if err := o.init(opts.OCRModels, !opts.NoText, log); err != nil {
 		_ = o.Close()
 		return nil, err
@@ -90,13 +98,14 @@ func (o *Orienter) init(ocrDir string, text bool, log *slog.Logger) error {
 		log.Warn("orient: PP-OCR models not loaded, docnet decides alone", "err", err)
 		o.text = nil
 	}
+	o.ownText = o.text != nil
 	return nil
 }
 
 // Close releases the models.
 func (o *Orienter) Close() error {
 	var errs []error
-	if o.text != nil {
+	if o.ownText {
 		errs = append(errs, o.text.Close())
 	}
 	if o.sess != nil {

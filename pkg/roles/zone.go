@@ -48,7 +48,8 @@ func openZoneReader(m config.Models, log *slog.Logger) (*zoneReader, error) {
 		return nil, err
 	}
 	z.rd = mrz.NewReader(z.eng)
-	if z.or, err = orient.Open(orient.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: log}); err != nil {
+	if z.or, err = orient.Open(orient.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: log,
+		Text: z.eng}); err != nil {
 		_ = z.Close()
 		return nil, err
 	}
