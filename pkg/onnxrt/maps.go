@@ -20,16 +20,9 @@ type Map struct {
 // one row of logits per input. ONNX Runtime allocates the outputs, so
 // their shapes need not be known in advance.
 func (s *Session) RunMaps(ctx context.Context, input []float32, batch int) (map[string]Map, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	in := s.spec.Input
-	if batch <= 0 || len(input) != batch*3*in.Height*in.Width {
-		return nil, fmt.Errorf("onnxrt: %s: input of %d floats is not %d×3×%d×%d", s.spec.Name, len(input), batch, in.Height, in.Width)
-	}
-	x, err := ort.NewTensor(ort.NewShape(int64(batch), 3, int64(in.Height), int64(in.Width)), input)
+	x, err := s.inputTensor(ctx, input, batch)
 	if err != nil {
-		return nil, fmt.Errorf("onnxrt: input tensor: %w", err)
+		return nil, err
 	}
 	defer x.Destroy()
 	outs := make([]ort.Value, len(s.outputs))

@@ -51,16 +51,9 @@ func (s *Session) Spec() ModelSpec { return s.spec }
 // InputSpec.Tensor) and returns each head's logits by output name, batch
 // × classes each.
 func (s *Session) Run(ctx context.Context, input []float32, batch int) (map[string][]float32, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	in := s.spec.Input
-	if batch <= 0 || len(input) != batch*3*in.Height*in.Width {
-		return nil, fmt.Errorf("onnxrt: %s: input of %d floats is not %d×3×%d×%d", s.spec.Name, len(input), batch, in.Height, in.Width)
-	}
-	x, err := ort.NewTensor(ort.NewShape(int64(batch), 3, int64(in.Height), int64(in.Width)), input)
+	x, err := s.inputTensor(ctx, input, batch)
 	if err != nil {
-		return nil, fmt.Errorf("onnxrt: input tensor: %w", err)
+		return nil, err
 	}
 	defer x.Destroy()
 	outs := make([]ort.Value, len(s.outputs))
@@ -130,4 +123,22 @@ func OpenModel(opts Options, dir, name string) (*Session, *Runtime, error) {
 		return nil, nil, err
 	}
 	return s, rt, nil
+}
+
+// inputTensor checks a batch of preprocessed inputs against the manifest's
+// input size and wraps it as the model's input tensor; the caller destroys
+// it.
+func (s *Session) inputTensor(ctx context.Context, input []float32, batch int) (*ort.Tensor[float32], error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	in := s.spec.Input
+	if batch <= 0 || len(input) != batch*3*in.Height*in.Width {
+		return nil, fmt.Errorf("onnxrt: %s: input of %d floats is not %d×3×%d×%d", s.spec.Name, len(input), batch, in.Height, in.Width)
+	}
+	x, err := ort.NewTensor(ort.NewShape(int64(batch), 3, int64(in.Height), int64(in.Width)), input)
+	if err != nil {
+		return nil, fmt.Errorf("onnxrt: input tensor: %w", err)
+	}
+	return x, nil
 }
