@@ -3,6 +3,7 @@ package synth
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // docValues computes, lazily and once, every value a document shows, so
@@ -14,6 +15,8 @@ type docValues struct {
 	p    Person
 	loc  string
 	memo map[string]string
+	// clock is the date of the last residence stamp drawn.
+	clock time.Time
 }
 
 func newDocValues(r *Rand, t *Template) *docValues {
@@ -138,8 +141,18 @@ func (d *docValues) compute(key string) string {
 	case "number":
 		return d.r.Digits(6)
 	case "subdivision_code":
-		return fmt.Sprintf("%03d-%03d", 1+d.r.Intn(920), d.r.Intn(1000))
+		// The same two draws as ever: a Russian place's office comes from
+		// the factory's directory, so the code names the authority printed.
+		n, m := d.r.Intn(920), d.r.Intn(1000)
+		if o, ok := officeOf(p.Place, n*1000+m); ok {
+			return o.Code
+		}
+		return fmt.Sprintf("%03d-%03d", 1+n, m)
 	case "issuing_authority":
+		if o, ok := officeByCode(d.get("subdivision_code")); ok {
+			d.r.Intn(len(authorityForms())) // the draw of the wording, kept
+			return o.Authority
+		}
 		return ruAuthority(d.r, strings.ToUpper(p.Place))
 	case "doc_number":
 		return pattern(d.r, "ldddddddd")
@@ -215,20 +228,7 @@ func sexBi(loc string, male bool) string {
 }
 
 func ruAuthority(r *Rand, place string) string {
-	place = strings.TrimPrefix(place, "ГОР. ")
-	forms := []string{
-		"ОТДЕЛОМ УФМС РОССИИ ПО %s",
-		"ГУ МВД РОССИИ ПО %s",
-		"ОТДЕЛЕНИЕМ УФМС РОССИИ В РАЙОНЕ %s",
-		"ОТДЕЛОМ ВНУТРЕННИХ ДЕЛ ОКТЯБРЬСКОГО ОКРУГА ГОРОДА %s",
-		"МВД ПО РЕСПУБЛИКЕ ТАТАРСТАН",
-		"ТП № 2 ОУФМС РОССИИ ПО %s",
-	}
-	f := Pick(r, forms)
-	if strings.Contains(f, "%s") {
-		return fmt.Sprintf(f, place)
-	}
-	return f
+	return authorityName(Pick(r, authorityForms()), place)
 }
 
 func ruStreet(r *Rand) string {

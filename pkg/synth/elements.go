@@ -50,7 +50,7 @@ func (c *drawCtx) element(e *Element, v *docValues, doc *Doc) {
 	case "emblem":
 		c.emblem(e)
 	case "stamp":
-		c.stamp(e, v)
+		c.stamp(e, v, doc)
 	case "signature":
 		c.signature(e)
 	case "mrz":

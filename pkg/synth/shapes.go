@@ -90,14 +90,23 @@ func smooth(pts [][2]float64) [][2]float64 {
 }
 
 // stamp draws a seal: round (ring text, centre star), rect (lines of
-// text) or a small triangle/square mark.
-func (c *drawCtx) stamp(e *Element, v *docValues) {
+// text) or a small triangle/square mark. A residence-page stamp
+// (reg_stamp, dereg_stamp) draws its own text and, being the newest so
+// far, becomes doc's truth.
+func (c *drawCtx) stamp(e *Element, v *docValues, doc *Doc) {
 	x, y, w, h := c.px(e.Box)
 	r := c.r
 	col := colorOr(e.Color, Pick(r, []color.RGBA{{70, 60, 150, 200}, {40, 70, 160, 190}, {120, 50, 120, 180}}))
 	text := e.Text
 	if e.Gen != "" && v != nil {
-		text = v.get(e.Gen)
+		if s, ok := v.residenceStamp(e.Gen); ok {
+			text = s.text
+			if doc != nil {
+				recordNewest(doc, s, e.Box, c.t.SizeMM)
+			}
+		} else {
+			text = v.get(e.Gen)
+		}
 	}
 	cx, cy := x+w/2+r.Range(-0.08, 0.08)*w, y+h/2+r.Range(-0.08, 0.08)*h
 	rot := r.Range(-0.5, 0.5)
