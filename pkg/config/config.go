@@ -53,6 +53,15 @@ type Worker struct {
 	Concurrency int `env:"WORKER_CONCURRENCY" default:"0" doc:"Requests a worker handles at once (0: number of CPU cores)."`
 }
 
+// Extraction is what the ocr role's recognize method reads to normalise
+// fields against outside references.
+type Extraction struct {
+	SubdivisionDirectory     string `env:"SUBDIVISION_DIRECTORY" default:"" doc:"CSV file of subdivision codes and issuing-authority names (first line code,authority) that extends the shipped directory, its entries winning (use_internal_api=true normalises a passport's issuing_authority by the code read). The shipped directory is the document factory's synthetic one; see docs/accuracy-extraction.md."`
+	SubdivisionDirectoryOnly bool   `env:"SUBDIVISION_DIRECTORY_ONLY" default:"false" doc:"true: SUBDIVISION_DIRECTORY replaces the shipped directory instead of extending it."`
+	AddressServiceURL        string `env:"ADDRESS_SERVICE_URL" default:"" doc:"Address-normalisation service (normalization_fias=true POSTs {\"query\": address} and takes {\"value\": normalised}); empty: off, normalization_fias is accepted and ignored."`
+	AddressServiceTimeoutMS  int    `env:"ADDRESS_SERVICE_TIMEOUT_MS" default:"2000" doc:"Milliseconds one address-service call may take; a slow or failing service leaves the address as read (logged), never fails the request."`
+}
+
 // Gateway is the configuration of the gateway role.
 type Gateway struct {
 	Common
@@ -77,6 +86,7 @@ type Stage struct {
 	Common
 	Models
 	Worker
+	Extraction
 	FaceAPIURL      string `env:"FACE_API_URL" default:"" doc:"Face API address (face operations; empty: off)."`
 	FaceAPIUser     string `env:"FACE_API_USERNAME" default:"" doc:"Face API user name."`
 	FaceAPIPassword string `env:"FACE_API_PASSWORD" default:"" secret:"true" doc:"Face API password."`
@@ -105,6 +115,7 @@ type AllInOne struct {
 	Gateway
 	Models
 	Worker
+	Extraction
 	NATSDir         string `env:"NATS_STORE_DIR" default:"data/nats" doc:"JetStream storage of the embedded NATS server (all-in-one)."`
 	NATSPort        int    `env:"NATS_PORT" default:"-1" doc:"Port of the embedded NATS server (-1: random loopback port; set one to attach separate workers)."`
 	JanitorInterval int    `env:"JANITOR_INTERVAL" default:"300" doc:"Seconds between janitor sweeps."`

@@ -3,6 +3,8 @@
 // (passport_main) has its 13 fields, each chosen between the machine-
 // readable zone (pkg/mrz, check digits verified) and the visual zone
 // (Tesseract `rus` on the field's region, with a per-field character set).
+// The residence pages (passport_registration and its kinds) give the
+// fields of their newest stamp, whose kind names the type answered.
 // Other document types have no field list yet and answer an empty set.
 package extract
 
@@ -20,10 +22,14 @@ import (
 // Field is one extracted field: its text in the format the API documents,
 // the confidence of the extraction in [0, 1], and where it lies on the
 // upright crop (top-left, top-right, bottom-left, bottom-right pixels).
+// Source is set when the text is not the one read but a normalised one:
+// "directory" (the subdivision directory's name of the code read) or
+// "address_service" (the external address service's form).
 type Field struct {
 	Text       string    `json:"text"`
 	Confidence float64   `json:"confidence"`
 	Coords     [4][2]int `json:"coords"`
+	Source     string    `json:"source,omitempty"`
 }
 
 // Fields are a document's fields keyed by name.
@@ -57,17 +63,27 @@ func New(r *mrz.Reader, o *ocr.Engine) (*Extractor, error) {
 	return &Extractor{mrz: r, ocr: o, passport: l, now: time.Now}, nil
 }
 
+// Result is what extraction finds in one document: its type (a residence
+// page's type follows its newest stamp) and its fields.
+type Result struct {
+	DocType string
+	Fields  Fields
+}
+
 // Supported reports whether docType has a field list.
-func Supported(docType string) bool { return docType == "passport_main" }
+func Supported(docType string) bool { return docType == "passport_main" || isResidence(docType) }
 
 // Extract reads the fields of an upright crop of a document of type
 // docType. Types without a field list give an empty set.
-func (x *Extractor) Extract(ctx context.Context, docType string, img image.Image) (Fields, error) {
-	switch docType {
-	case "passport_main":
-		return x.Passport(ctx, img)
+func (x *Extractor) Extract(ctx context.Context, docType string, img image.Image) (Result, error) {
+	switch {
+	case docType == "passport_main":
+		f, err := x.Passport(ctx, img)
+		return Result{DocType: docType, Fields: f}, err
+	case isResidence(docType):
+		return x.Registration(ctx, docType, img)
 	}
-	return Fields{}, nil
+	return Result{DocType: docType, Fields: Fields{}}, nil
 }
 
 func quad(r image.Rectangle) [4][2]int {

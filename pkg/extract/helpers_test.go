@@ -3,6 +3,7 @@ package extract_test
 import (
 	"context"
 	"image"
+	"slices"
 	"testing"
 
 	"docsuite/pkg/extract"
@@ -32,6 +33,7 @@ func newExtractor(t testing.TB) *extract.Extractor {
 // sample is one synthetic passport: its upright crop and the values the
 // factory printed.
 type sample struct {
+	typ    string
 	img    image.Image
 	fields map[string]string
 }
@@ -56,12 +58,19 @@ var (
 // cuts each out as the cropper would, turned upright.
 func synthPassports(t testing.TB, c condition, seed uint64, n int) []sample {
 	t.Helper()
+	return synthCrops(t, c, seed, n, "passport_main")
+}
+
+// synthCrops renders n documents of the given types under condition c and
+// cuts each out as the cropper would, turned upright.
+func synthCrops(t testing.TB, c condition, seed uint64, n int, types ...string) []sample {
+	t.Helper()
 	fx := synth.DefaultEffects()
 	for _, p := range []*float64{&fx.Perspective, &fx.Angle, &fx.Mirror, &fx.Turn, &fx.Overlap, &fx.Occlusion, &fx.Shadow,
 		&fx.Glare, &fx.Lighting, &fx.Exposure, &fx.Blur, &fx.Noise, &fx.JPEG, &fx.LowRes, &fx.Clutter, &fx.Bend} {
 		*p *= c.fx
 	}
-	g, err := synth.New(synth.Config{Seed: seed, Types: []string{"passport_main"}, MinDocs: 1, MaxDocs: 1, Effects: fx, ScanProb: c.scan})
+	g, err := synth.New(synth.Config{Seed: seed, Types: types, MinDocs: 1, MaxDocs: 1, Effects: fx, ScanProb: c.scan})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,14 +81,14 @@ func synthPassports(t testing.TB, c condition, seed uint64, n int) []sample {
 			t.Fatal(err)
 		}
 		for _, c := range crops {
-			if c.Type != "passport_main" {
+			if !slices.Contains(types, c.Type) {
 				continue
 			}
 			up, err := synth.Upright(c.Img, c.Rotation)
 			if err != nil {
 				t.Fatal(err)
 			}
-			out = append(out, sample{img: up, fields: c.Fields})
+			out = append(out, sample{typ: c.Type, img: up, fields: c.Fields})
 		}
 	}
 	return out[:n]

@@ -41,9 +41,14 @@ func OpenAPI() obj {
 		"confidence: calibrated probability in [0, 1] (below 0.4 unsure, 0.4-0.6 grey zone, above 0.6 sure)."
 	recognizeDesc := "Classification, then field extraction per document (mode=recognize_only with doc_type: each page is one " +
 		"upright document of the first given type, no classification). passport_main: its 13 fields from the machine-readable " +
-		"zone (check digits verified, Russian internal-passport table) and Tesseract on the field regions; other types: fields {}. " +
-		"With doc_type, only documents of those types are listed. use_internal_api and normalization_fias are accepted; " +
-		"no subdivision directory or address service is consulted in this release."
+		"zone (check digits verified, Russian internal-passport table) and Tesseract on the field regions. passport_registration " +
+		"(and its handwritten and deregistered kinds): only the newest stamp on the page is read, and doc_type becomes the kind of " +
+		"that stamp (passport_registration_handwritten for a registration completed by hand, passport_registration_deregistered " +
+		"for a deregistration). Other types: fields {}. With doc_type, only documents of those types (as classified) are listed. " +
+		"use_internal_api=true (default) sets issuing_authority to the subdivision directory's name of the subdivision_code read " +
+		"(source \"directory\"). normalization_fias=true sends a registration's address to the address service the installation " +
+		"configures (ADDRESS_SERVICE_URL; source \"address_service\"); where none is configured (the on-premises default) it is " +
+		"accepted and ignored, and a failing service leaves the address as read."
 	stageDesc := func(what string) string {
 		return what + " Served by its own stage worker; while that worker is not deployed the answer is 503 naming it."
 	}

@@ -14,14 +14,21 @@ func recognizeSchema() obj {
 			"description": "Confidence of the field on the classification's scale: 0.98 for a value the zone's check digits verify, " +
 				"0.95-0.98 for a name the zone and the visual zone agree on, lower for a value read only from the visual zone (Tesseract's confidence x 0.9)."},
 		"coords": quad("of the field on the upright crop of the document"),
+		"source": obj{"type": "string", "enum": []string{"directory", "address_service"},
+			"description": "Present when text is a normalised value rather than the one read: the subdivision directory's name of the " +
+				"code read (use_internal_api) or the address service's form (normalization_fias)."},
 	}}
 	passport := "passport_main has 13 fields: series_and_number (\"dddd dddddd\"), surname, first_name, other_names (Russian capitals), " +
 		"sex (\"МУЖ.\" or \"ЖЕН.\"), date_of_birth and date_of_issue (dd.mm.yyyy), place_of_birth, issuing_authority (Russian capitals), " +
 		"subdivision_code (\"ddd-ddd\"), mrz_1 and mrz_2 (the machine-readable lines), page_number (\"2-3\"). A field that is neither in a " +
 		"readable machine-readable zone nor legible on the image is left out. Each is chosen between the machine-readable zone " +
-		"(check digits verified) and the visual zone. Other types have no field list yet: fields is {}."
+		"(check digits verified) and the visual zone. passport_registration, passport_registration_handwritten and " +
+		"passport_registration_deregistered have the fields of the page's newest stamp: a registration registration_date " +
+		"(dd.mm.yyyy), locality, street, address (locality, street), subdivision_code and, through the subdivision directory, " +
+		"issuing_authority; a deregistration deregistration_date and issuing_authority; both series_and_number from the page's edge. " +
+		"Other types have no field list yet: fields is {}."
 	item := obj{"type": "object", "required": []string{"doc_type", "fields", "doc_coords", "confidence"}, "properties": obj{
-		"doc_type":   obj{"type": "string", "description": "Document type identifier (as classify names it)."},
+		"doc_type":   obj{"type": "string", "description": "Document type identifier (as classify names it; a residence page's follows its newest stamp)."},
 		"fields":     obj{"type": "object", "description": passport, "additionalProperties": field},
 		"doc_coords": quad("of the document in the page's pixels (the whole page with mode=recognize_only)"),
 		"confidence": obj{"type": "number", "minimum": 0, "maximum": 1, "description": "Calibrated confidence of the type (1 with mode=recognize_only)."},

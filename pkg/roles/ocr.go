@@ -38,9 +38,16 @@ type FulltextResponse struct {
 
 // OCR serves the ocr stage until ctx ends: full-text OCR of every page
 // (fulltext) and data extraction (recognize: classification over the
-// stage workers, then each document's fields). A missing engine answers
-// 503 model_not_loaded naming what is missing, never an invented field.
-func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDir string) error {
+// stage workers, then each document's fields, normalised as e configures).
+// A missing engine answers 503 model_not_loaded naming what is missing,
+// never an invented field. An unreadable subdivision directory stops the
+// role at start.
+func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, e config.Extraction, tempDir string) error {
+	norm, err := openNormalizers(e)
+	if err != nil {
+		return err
+	}
+	d.Log.Info("extraction references", "subdivision_codes", norm.dir.Len(), "address_service", e.AddressServiceURL != "")
 	size := w.Concurrency
 	if size <= 0 {
 		size = runtime.NumCPU() // as many engines as requests the worker runs at once
@@ -80,7 +87,7 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDir 
 		case req.Method == "recognize" && ext == nil:
 			return nil, apierr.Wrap(apierr.ModelNotLoaded, xerr, "Data extraction models not loaded: "+xerr.Error())
 		case req.Method == "recognize":
-			return recognize(ctx, d, ext.x, req, tempDir)
+			return recognize(ctx, d, ext.x, norm, req, tempDir)
 		case req.Method != "fulltext":
 			return nil, fmt.Errorf("ocr: unknown method %q", req.Method)
 		case eng == nil:

@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
 	"net/url"
 	"slices"
+	"time"
 
+	"docsuite/pkg/address"
 	"docsuite/pkg/apierr"
+	"docsuite/pkg/config"
 	"docsuite/pkg/cropsvc"
 	"docsuite/pkg/decode"
 	"docsuite/pkg/extract"
@@ -18,6 +22,7 @@ import (
 	"docsuite/pkg/pipeline"
 	"docsuite/pkg/ppocr"
 	"docsuite/pkg/stages"
+	"docsuite/pkg/subdivision"
 )
 
 // RecognizeItem is one document of a recognize answer.
@@ -84,10 +89,47 @@ func openExtractor(size int) (*extractor, error) {
 	return &extractor{x: x, close: func() { o.Close(); _ = e.Close(); _ = rt.Close() }}, nil
 }
 
+// normalizers are the outside references fields are normalised against:
+// the subdivision directory (use_internal_api) and the address service
+// (normalization_fias; nil when not configured).
+type normalizers struct {
+	dir  *subdivision.Directory
+	addr *address.Client
+}
+
+// openNormalizers loads the subdivision directory and sets up the address
+// service's client as e configures them.
+func openNormalizers(e config.Extraction) (normalizers, error) {
+	dir, err := subdivision.Load(e.SubdivisionDirectory, e.SubdivisionDirectoryOnly)
+	if err != nil {
+		return normalizers{}, err
+	}
+	return normalizers{dir: dir, addr: address.New(e.AddressServiceURL, time.Duration(e.AddressServiceTimeoutMS)*time.Millisecond)}, nil
+}
+
+// extractDoc extracts one document's fields and normalises them as the
+// request asks: an address service that fails leaves the address as read
+// (logged), never failing the request.
+func extractDoc(ctx context.Context, d Deps, x *extract.Extractor, n normalizers, p params.Recognize, taskID, docType string, img image.Image) (extract.Result, error) {
+	res, err := x.Extract(ctx, docType, img)
+	if err != nil {
+		return res, err
+	}
+	if p.UseInternalAPI {
+		extract.NormalizeAuthority(res.Fields, n.dir)
+	}
+	if p.NormalizationFIAS && n.addr != nil {
+		if err := extract.NormalizeAddress(ctx, res.Fields, n.addr); err != nil {
+			d.Log.Warn("address left as read", "task_id", taskID, "err", err)
+		}
+	}
+	return res, nil
+}
+
 // recognize classifies the stored input over the stage workers (unless
 // mode=recognize_only, where each page is one document of the given type)
 // and extracts every document's fields.
-func recognize(ctx context.Context, d Deps, x *extract.Extractor, req stages.MethodRequest, tempDir string) (json.RawMessage, error) {
+func recognize(ctx context.Context, d Deps, x *extract.Extractor, n normalizers, req stages.MethodRequest, tempDir string) (json.RawMessage, error) {
 	var p params.Recognize
 	if raw, err := json.Marshal(req.Params); err == nil {
 		_ = json.Unmarshal(raw, &p)
@@ -95,9 +137,9 @@ func recognize(ctx context.Context, d Deps, x *extract.Extractor, req stages.Met
 	resp := RecognizeResponse{TaskID: req.TaskID, Items: []RecognizeItem{}, TaskTags: p.TaskTags, Code: 200, Message: "OK", Detail: []any{}}
 	var err error
 	if p.Mode == "recognize_only" && len(p.DocTypes) > 0 {
-		err = recognizeOnly(ctx, d, x, req, p, tempDir, &resp)
+		err = recognizeOnly(ctx, d, x, n, req, p, tempDir, &resp)
 	} else {
-		err = recognizeClassified(ctx, d, x, req, p, &resp)
+		err = recognizeClassified(ctx, d, x, n, req, p, &resp)
 	}
 	if err != nil {
 		return nil, err
@@ -108,7 +150,7 @@ func recognize(ctx context.Context, d Deps, x *extract.Extractor, req stages.Met
 
 // recognizeClassified runs the classify flow, then extracts the fields of
 // each document whose type is asked for (all when doc_type is empty).
-func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, req stages.MethodRequest, p params.Recognize, resp *RecognizeResponse) error {
+func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, n normalizers, req stages.MethodRequest, p params.Recognize, resp *RecognizeResponse) error {
 	cp, err := params.ParseClassify(url.Values{})
 	if err != nil {
 		return fmt.Errorf("recognize: classify defaults: %w", err)
@@ -125,17 +167,17 @@ func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, req 
 		if len(p.DocTypes) > 0 && !slices.Contains(p.DocTypes, it.Document.Type) {
 			continue
 		}
-		fields := extract.Fields{}
+		res := extract.Result{DocType: it.Document.Type, Fields: extract.Fields{}}
 		if extract.Supported(it.Document.Type) {
 			img, err := run.UprightCrop(ctx, it)
 			if err != nil {
 				return err
 			}
-			if fields, err = x.Extract(ctx, it.Document.Type, img); err != nil {
+			if res, err = extractDoc(ctx, d, x, n, p, req.TaskID, it.Document.Type, img); err != nil {
 				return err
 			}
 		}
-		resp.Items = append(resp.Items, RecognizeItem{DocType: it.Document.Type, Fields: fields, DocCoords: it.Document.Coords,
+		resp.Items = append(resp.Items, RecognizeItem{DocType: res.DocType, Fields: res.Fields, DocCoords: it.Document.Coords,
 			Confidence: it.Document.Confidence, Page: it.Document.Page, Rotation: it.Document.Rotation, Crop: it.Crop})
 	}
 	return nil
@@ -143,7 +185,7 @@ func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, req 
 
 // recognizeOnly treats every page as one upright document of the first
 // requested type (the image comes from an earlier classification).
-func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, req stages.MethodRequest, p params.Recognize, tempDir string, resp *RecognizeResponse) error {
+func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, n normalizers, req stages.MethodRequest, p params.Recognize, tempDir string, resp *RecognizeResponse) error {
 	data, err := d.Store.Get(ctx, req.InputKey)
 	if err != nil {
 		return apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
@@ -161,12 +203,12 @@ func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, req stages
 		if err != nil {
 			return cropsvc.DecodeError(err)
 		}
-		fields, err := x.Extract(ctx, t, img)
+		res, err := extractDoc(ctx, d, x, n, p, req.TaskID, t, img)
 		if err != nil {
 			return err
 		}
 		b := img.Bounds()
-		resp.Items = append(resp.Items, RecognizeItem{DocType: t, Fields: fields, Confidence: 1, Page: i + 1,
+		resp.Items = append(resp.Items, RecognizeItem{DocType: res.DocType, Fields: res.Fields, Confidence: 1, Page: i + 1,
 			DocCoords: [][2]int{{b.Min.X, b.Min.Y}, {b.Max.X, b.Min.Y}, {b.Min.X, b.Max.Y}, {b.Max.X, b.Max.Y}}})
 	}
 	return nil

@@ -1,0 +1,288 @@
+package extract
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"regexp"
+	"strings"
+	"time"
+
+	"docsuite/pkg/ocr"
+)
+
+// The residence pages (passport_registration, pages 5-12): only the
+// newest stamp is read. Its kind names the type answered: a printed
+// registration passport_registration, a registration completed by hand
+// passport_registration_handwritten, a deregistration
+// passport_registration_deregistered.
+
+// Types of the residence pages.
+const (
+	Registration             = "passport_registration"
+	RegistrationHandwritten  = "passport_registration_handwritten"
+	RegistrationDeregistered = "passport_registration_deregistered"
+)
+
+// isResidence reports whether docType is a residence page.
+func isResidence(docType string) bool {
+	return docType == Registration || docType == RegistrationHandwritten || docType == RegistrationDeregistered
+}
+
+// stampChars are the characters a stamp prints.
+const stampChars = cyrUpper + "0123456789 .,-№"
+
+var (
+	reStampDate = regexp.MustCompile(`(\d{2})[.,]?(\d{2})[.,]?(\d{4})`)
+	reStampCode = regexp.MustCompile(`(\d{3})\s?[-—–.]?\s?(\d{3})\s`)
+	// A street line: its house (Д.) and flat (КВ.) numbers.
+	reStreet = regexp.MustCompile(`^(.*?)[,.]?\s*Д[.,]?\s*(\d+[А-Я]?)[,.]?\s*(?:КВ[.,]?\s*(\d+))?$`)
+)
+
+// stampReading is one stamp read: its kind, date and lines.
+type stampReading struct {
+	s       stamp
+	dereg   bool
+	reg     bool
+	date    time.Time
+	dated   bool
+	lines   []ocr.Line
+	printed bool // the registration's values are printed, not handwritten
+}
+
+// Registration reads the newest stamp of a residence-page crop and
+// returns the type its kind names and its fields: for a registration
+// registration_date, locality, street, address (locality and street) and
+// subdivision_code; for a deregistration deregistration_date and
+// issuing_authority; and the series_and_number printed along the edge. The newest stamp is the one with the latest date
+// read; without any date, the last in reading order. A page without a
+// legible stamp keeps docType and has no fields.
+func (x *Extractor) Registration(ctx context.Context, docType string, img image.Image) (Result, error) {
+	small, scale := shrink(img, maxCropWidth)
+	stamps, err := findStamps(small)
+	if err != nil {
+		return Result{}, err
+	}
+	var readings []stampReading
+	for _, s := range stamps {
+		r, err := x.readStamp(ctx, s)
+		if err != nil {
+			return Result{}, err
+		}
+		if r.reg || r.dereg || r.dated {
+			readings = append(readings, r)
+		}
+	}
+	res := Result{DocType: docType, Fields: Fields{}}
+	if newest, ok := pickNewest(readings); ok {
+		res.DocType, res.Fields = newest.fields()
+	}
+	// The series and number printed along the page's edge, as on every
+	// spread.
+	b := small.Bounds()
+	if r, ok := x.region(x.passport.fromCrop(b), "series_and_number", b); ok {
+		v, err := x.readVisual(ctx, small, r, passportVisual["series_and_number"], true)
+		if err != nil {
+			return Result{}, err
+		}
+		if v.text != "" {
+			res.Fields["series_and_number"] = Field{Text: v.text, Confidence: round3(0.9 * v.conf), Coords: quad(v.rect)}
+		}
+	}
+	if scale != 1 {
+		o := img.Bounds().Min
+		for k, f := range res.Fields {
+			for i, p := range f.Coords {
+				f.Coords[i] = [2]int{o.X + int(float64(p[0])*scale+0.5), o.Y + int(float64(p[1])*scale+0.5)}
+			}
+			res.Fields[k] = f
+		}
+	}
+	return res, nil
+}
+
+// pickNewest is the stamp with the latest date; without dates, the last
+// stamp in reading order.
+func pickNewest(rs []stampReading) (stampReading, bool) {
+	if len(rs) == 0 {
+		return stampReading{}, false
+	}
+	best := -1
+	for i, r := range rs {
+		if r.dated && (best < 0 || !r.date.Before(rs[best].date)) {
+			best = i
+		}
+	}
+	if best < 0 {
+		best = len(rs) - 1
+	}
+	return rs[best], true
+}
+
+// readStamp reads one stamp's text and tells its kind.
+func (x *Extractor) readStamp(ctx context.Context, s stamp) (stampReading, error) {
+	_, lines, err := x.ocr.ReadField(ctx, s.img, ocr.FieldOptions{Whitelist: stampChars, Block: true})
+	if err != nil {
+		return stampReading{}, fmt.Errorf("extract: stamp: %w", err)
+	}
+	r := stampReading{s: s}
+	for _, l := range lines {
+		t := strings.ToUpper(l.Text)
+		switch {
+		case strings.Contains(t, "СНЯТ") || strings.Contains(t, "УЧЕТ") || strings.Contains(t, "РЕГИСТРАЦИОН"):
+			r.dereg = true
+		case strings.Contains(t, "ЗАРЕГ") || strings.Contains(t, "ГИСТРИРОВ"):
+			r.reg = true
+		}
+		if d, ok := stampDate(t); ok && !r.dated {
+			r.date, r.dated = d, true
+		}
+		if strings.TrimSpace(t) != "" {
+			r.lines = append(r.lines, l)
+		}
+	}
+	if r.dereg {
+		r.reg = false
+	}
+	if r.reg {
+		r.printed = !handwritten(s.img, r.lines)
+	}
+	return r, nil
+}
+
+// stampDate finds a valid dd.mm.yyyy date in a line.
+func stampDate(t string) (time.Time, bool) {
+	m := reStampDate.FindStringSubmatch(strings.ReplaceAll(t, " ", ""))
+	if m == nil {
+		return time.Time{}, false
+	}
+	d, err := time.Parse("02.01.2006", m[1]+"."+m[2]+"."+m[3])
+	if err != nil || d.Year() < 1950 {
+		return time.Time{}, false
+	}
+	return d, true
+}
+
+// fields are the newest stamp's fields and the type its kind names.
+func (r stampReading) fields() (string, Fields) {
+	out := Fields{}
+	put := func(name, text string, ls []ocr.Line, floor float64) {
+		if text == "" || len(ls) == 0 {
+			return
+		}
+		box := lineBox(ls[0])
+		sum, n := 0.0, 0
+		for _, l := range ls {
+			box = box.Union(lineBox(l))
+			for _, w := range l.Words {
+				sum += w.Confidence
+				n++
+			}
+		}
+		conf := 0.9 * sum / float64(max(n, 1))
+		out[name] = Field{Text: text, Confidence: round3(max(conf, floor)), Coords: r.s.quadOf(box)}
+	}
+	// Lines other than the heading and the date line, in order.
+	var dateLine *ocr.Line
+	var body []ocr.Line
+	for i, l := range r.lines {
+		t := strings.ToUpper(l.Text)
+		if _, ok := stampDate(t); ok && dateLine == nil {
+			dateLine = &r.lines[i]
+			continue
+		}
+		if strings.Contains(t, "СНЯТ") || strings.Contains(t, "УЧЕТ") || strings.Contains(t, "РЕГИСТРАЦИОН") ||
+			strings.Contains(t, "ЗАРЕГ") || strings.Contains(t, "ГИСТРИРОВ") {
+			continue
+		}
+		body = append(body, l)
+	}
+	date := r.date.Format("02.01.2006")
+	if r.dereg {
+		if dateLine != nil {
+			put("deregistration_date", date, []ocr.Line{*dateLine}, 0.6)
+		}
+		put("issuing_authority", text(strings.ToUpper(joinLines(body))), body, 0)
+		return RegistrationDeregistered, out
+	}
+	if dateLine != nil {
+		if r.dated {
+			put("registration_date", date, []ocr.Line{*dateLine}, 0.6)
+		}
+		if m := reStampCode.FindStringSubmatch(strings.ToUpper(dateLine.Text)); m != nil {
+			put("subdivision_code", m[1]+"-"+m[2], []ocr.Line{*dateLine}, 0.6)
+		}
+	}
+	// The street is the line with the house number; the locality what
+	// precedes it.
+	street := -1
+	for i, l := range body {
+		if reStreet.MatchString(strings.ToUpper(strings.TrimSpace(l.Text))) {
+			street = i
+		}
+	}
+	var loc, st []ocr.Line
+	switch {
+	case street >= 0:
+		loc, st = body[:street], body[street:street+1]
+	case len(body) >= 2:
+		loc, st = body[:len(body)-1], body[len(body)-1:]
+	default:
+		loc = body
+	}
+	locText := localityText(joinLines(loc))
+	stText := streetText(joinLines(st))
+	put("locality", locText, loc, 0)
+	put("street", stText, st, 0)
+	if locText != "" && stText != "" {
+		put("address", locText+", "+stText, append(append([]ocr.Line{}, loc...), st...), 0)
+	}
+	if r.printed {
+		return Registration, out
+	}
+	return RegistrationHandwritten, out
+}
+
+// reLocHead and reLocTail are the abbreviations opening and closing a
+// locality, read with a hyphen, comma or nothing for their dot.
+var (
+	reLocHead = regexp.MustCompile(`^(ГОР|ПОС|С|ДЕР)[-.,]?\s+|^(ГОР|ПОС)[-.,]`)
+	reLocTail = regexp.MustCompile(`\s(ОБЛ|Р-Н)[.,]?$`)
+)
+
+// localityText writes a locality as stamps print it: "ГОР. ТВЕРЬ",
+// "ПОС. ЛУГОВОЙ ТЮМЕНСКОЙ ОБЛ.".
+func localityText(s string) string {
+	s = strings.TrimRight(placeName(strings.ToUpper(s)), " .,-")
+	s = reLocHead.ReplaceAllStringFunc(s, func(m string) string {
+		return strings.TrimRight(m, "-., ") + ". "
+	})
+	return reLocTail.ReplaceAllString(s, " $1.")
+}
+
+// streetText writes a street line in the form stamps print it: "УЛ.
+// ЛЕНИНА, Д. 5, КВ. 3".
+func streetText(s string) string {
+	s = text(strings.ToUpper(s))
+	m := reStreet.FindStringSubmatch(s)
+	if m == nil {
+		return s
+	}
+	out := strings.TrimRight(m[1], " ,.") + ", Д. " + m[2]
+	if m[3] != "" {
+		out += ", КВ. " + m[3]
+	}
+	return out
+}
+
+func joinLines(ls []ocr.Line) string {
+	parts := make([]string, 0, len(ls))
+	for _, l := range ls {
+		parts = append(parts, strings.TrimSpace(l.Text))
+	}
+	return strings.Join(parts, " ")
+}
+
+func lineBox(l ocr.Line) image.Rectangle {
+	return image.Rect(l.Coords[0][0], l.Coords[0][1], l.Coords[3][0], l.Coords[3][1])
+}
