@@ -260,10 +260,15 @@ func localityText(s string) string {
 	return reLocTail.ReplaceAllString(s, " $1.")
 }
 
+// reStreetKind is a street's kind abbreviated with a dot (ул., пер., ш.,
+// наб., пр.; пр-т and б-р take none), read with a comma or no dot.
+var reStreetKind = regexp.MustCompile(`^(УЛ|ПЕР|Ш|НАБ|ПР)[.,]?\s+`)
+
 // streetText writes a street line in the form stamps print it: "УЛ.
 // ЛЕНИНА, Д. 5, КВ. 3".
 func streetText(s string) string {
 	s = text(strings.ToUpper(s))
+	s = reStreetKind.ReplaceAllString(s, "$1. ")
 	m := reStreet.FindStringSubmatch(s)
 	if m == nil {
 		return s
