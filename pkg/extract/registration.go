@@ -145,7 +145,7 @@ func (x *Extractor) readStamp(ctx context.Context, s stamp) (stampReading, error
 		r.reg = false
 	}
 	if r.reg {
-		r.printed = !handwritten(s.img, r.lines)
+		r.printed = !handwritten(s, r.lines)
 	}
 	return r, nil
 }

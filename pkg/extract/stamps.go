@@ -28,6 +28,7 @@ type stamp struct {
 	angle   float64 // radians the stamp is turned clockwise on the crop
 	w, h    float64
 	img     *image.Gray // upright, the ink dark on white
+	colour  *image.RGBA // upright, as photographed
 }
 
 // stampWork is the width crops are shrunk to for finding stamps: a
@@ -70,11 +71,12 @@ func findStamps(img image.Image) ([]stamp, error) {
 	return out, nil
 }
 
-// inkMask marks the pixels of stamp ink, outlines closed.
-func inkMask(img image.Image) (gocv.Mat, error) {
+// inkMask marks the pixels of stamp ink: as found (raw) and with the
+// outlines closed.
+func inkMask(img image.Image) (raw, closed gocv.Mat, err error) {
 	score, err := cvimg.Gray(blueness(img))
 	if err != nil {
-		return gocv.NewMat(), fmt.Errorf("extract: stamps: %w", err)
+		return gocv.NewMat(), gocv.NewMat(), fmt.Errorf("extract: stamps: %w", err)
 	}
 	defer score.Close()
 	// Ink stands above its surroundings' blueness (which a photo's colour
@@ -85,6 +87,7 @@ func inkMask(img image.Image) (gocv.Mat, error) {
 	mask := gocv.NewMat()
 	gocv.Subtract(score, bg, &mask)
 	gocv.Threshold(mask, &mask, inkRise, 255, gocv.ThresholdBinary)
+	raw = mask.Clone()
 	// The outline, a thin light line, comes out in dashes: thickened, then
 	// closed along each axis, they join (text lines become bars, inside).
 	thick := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(5, 5))
@@ -95,31 +98,44 @@ func inkMask(img image.Image) (gocv.Mat, error) {
 		gocv.MorphologyEx(mask, &mask, gocv.MorphClose, k)
 		k.Close()
 	}
-	return mask, nil
+	return raw, mask, nil
 }
 
 // stampRects finds the stamps on the working-size crop.
 func stampRects(small image.Image) ([]gocv.RotatedRect, error) {
-	mask, err := inkMask(small)
+	raw, mask, err := inkMask(small)
 	if err != nil {
 		return nil, err
 	}
+	defer raw.Close()
 	defer mask.Close()
-	// What a closed outline of a stamp's size (or a few overlapping) encloses is a stamp: filled,
-	// then eroded by blockPx, blocks that only touch (two stamps
-	// overlapping at a corner) part, and thin strokes (a signature across
-	// the outline) go.
+	// What a closed outline of a stamp's size (or a few overlapping)
+	// encloses is a stamp: filled, then eroded by blockPx, blocks that
+	// only touch (two stamps overlapping at a corner) part, and thin
+	// strokes (a signature across the outline) go. Stamps side by side
+	// that closing joined are cut apart between their facing sides.
 	W := float64(small.Bounds().Dx())
 	outer := gocv.FindContours(mask, gocv.RetrievalExternal, gocv.ChainApproxSimple)
 	defer outer.Close()
 	solid := gocv.Zeros(mask.Rows(), mask.Cols(), gocv.MatTypeCV8U)
 	defer solid.Close()
+	var cuts []image.Rectangle
 	for i := 0; i < outer.Size(); i++ {
 		rr := gocv.MinAreaRect(outer.At(i))
 		w, h := float64(max(rr.Width, rr.Height)), float64(min(rr.Width, rr.Height))
 		// One stamp or a few overlapping, not the page's edge.
 		if w >= 0.25*W && h >= 0.1*W && h <= 0.7*W {
 			gocv.DrawContours(&solid, outer, i, color.RGBA{255, 255, 255, 255}, -1)
+			cuts = append(cuts, rr.BoundingRect)
+		}
+	}
+	rawPix := raw.ToBytes()
+	for _, br := range cuts {
+		if float64(br.Dx()) < 2.4*float64(br.Dy()) {
+			continue
+		}
+		if a, b, ok := edgeCut(rawPix, raw.Cols(), br.Intersect(image.Rect(0, 0, raw.Cols(), raw.Rows()))); ok {
+			gocv.Line(&solid, a, b, color.RGBA{}, 3)
 		}
 	}
 	blk := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(blockPx, blockPx))
@@ -147,6 +163,56 @@ func stampRects(small image.Image) ([]gocv.RotatedRect, error) {
 		found = append(found, rr)
 	}
 	return found, nil
+}
+
+// edgeCut finds where to part stamps side by side that closing joined
+// into the block r: between the right edge of one and the left edge of
+// the next, the outline's sides, which are the lines across r (leaning at
+// most 8 degrees, as stamps are turned) with the most ink in pix (a mask
+// cols wide). ok is false when r's middle half has no such side, or sides
+// too far apart to be a neighbours' pair. The cut runs from top to bottom
+// of r.
+func edgeCut(pix []byte, cols int, r image.Rectangle) (top, bottom image.Point, ok bool) {
+	h := r.Dy()
+	count := func(x0 int, lean float64) int {
+		n := 0
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			x := x0 + int(lean*float64(y-r.Min.Y-h/2))
+			if x >= r.Min.X && x < r.Max.X && pix[y*cols+x] != 0 {
+				n++
+			}
+		}
+		return n
+	}
+	lo, hi := r.Min.X+r.Dx()/4, r.Min.X+r.Dx()*3/4
+	bestLean, bestPeak := 0.0, -1
+	for deg := -8; deg <= 8; deg++ {
+		lean := math.Tan(float64(deg) * math.Pi / 180)
+		for x0 := lo; x0 < hi; x0++ {
+			if n := count(x0, lean); n > bestPeak {
+				bestLean, bestPeak = lean, n
+			}
+		}
+	}
+	if bestPeak < h/2 {
+		return top, bottom, false
+	}
+	first, last := -1, -1
+	for x0 := lo; x0 < hi; x0++ {
+		if count(x0, bestLean) >= h/2 {
+			if first < 0 {
+				first = x0
+			}
+			last = x0
+		}
+	}
+	if last-first > r.Dx()*15/100 {
+		return top, bottom, false
+	}
+	x0 := (first + last) / 2
+	top = image.Pt(x0-int(bestLean*float64(h/2)), r.Min.Y)
+	bottom = image.Pt(x0+int(bestLean*float64(h-h/2)), r.Max.Y)
+	return top, bottom, true
 }
 
 // overlap is the area of a and b's intersection over the smaller's.
@@ -208,6 +274,7 @@ func uprightStamp(img image.Image, rr gocv.RotatedRect, scale float64) stamp {
 	tr := f64.Aff3{cos, -sin, cx - cos*w/2 + sin*h/2, sin, cos, cy - sin*w/2 - cos*h/2}
 	xdraw.BiLinear.Transform(rgba, invert(tr), img, img.Bounds(), xdraw.Src, nil)
 	s.img = inkOnWhite(rgba)
+	s.colour = rgba
 	return s
 }
 
