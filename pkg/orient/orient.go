@@ -133,6 +133,19 @@ func (o *Orienter) Orient(ctx context.Context, img image.Image) (geom.Rotation, 
 
 // Probabilities returns the probability of each rotation code 0..7.
 func (o *Orienter) Probabilities(ctx context.Context, img image.Image) ([]float64, error) {
+	if o.text == nil {
+		return o.ProbabilitiesDetected(ctx, img, nil)
+	}
+	boxes, err := o.text.Detect(ctx, ppocr.NewImage(img), DetectOptions())
+	if err != nil {
+		return nil, fmt.Errorf("orient: %w", err)
+	}
+	return o.ProbabilitiesDetected(ctx, img, boxes)
+}
+
+// ProbabilitiesDetected is Probabilities over the text lines the caller
+// already detected on img with DetectOptions.
+func (o *Orienter) ProbabilitiesDetected(ctx context.Context, img image.Image, boxes []ppocr.Box) ([]float64, error) {
 	out, err := o.sess.Run(ctx, o.sess.Spec().Input.Tensor(nil, img), 1)
 	if err != nil {
 		return nil, fmt.Errorf("orient: %w", err)
@@ -141,7 +154,7 @@ func (o *Orienter) Probabilities(ctx context.Context, img image.Image) ([]float6
 	if o.text == nil {
 		return pd, nil
 	}
-	tr, ok, err := readText(ctx, o.text, img)
+	tr, ok, err := readText(ctx, o.text, img, boxes, decisiveGap)
 	if err != nil || !ok {
 		return pd, err
 	}

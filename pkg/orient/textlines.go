@@ -45,6 +45,13 @@ const (
 	// models.sh, never the real images): text alone is right on 88.5 % of
 	// the crops with legible text at weight 0, 89.9 % at 0.25, 86.5 % at 1.
 	directionWeight = 0.25
+	// decisiveGap is the lead in mean character confidence of the best
+	// reading over every other after which further lines are not read.
+	// Chosen on 121 synthetic crops at 900 pixels (TestTextEarlyStop,
+	// never the real images): reading every line is right on 88, and so
+	// are gaps 0.25 and 0.15, for a third less time; 0.1 is right on 87
+	// and 0.05 on 85.
+	decisiveGap = 0.15
 )
 
 // textReading is the orientation read from text lines.
@@ -59,13 +66,15 @@ type textReading struct {
 // mirrored, mirrored and half a turn.
 var candidates = [...]geom.Rotation{0, 2, 4, 6}
 
-// readText reads the orientation of img from its text lines; ok is false
-// when the crop has too little text to tell.
-func readText(ctx context.Context, e *ppocr.Engine, img image.Image) (textReading, bool, error) {
-	boxes, err := e.Detect(ctx, ppocr.NewImage(img), ppocr.DetectOptions{MaxSide: detectSide})
-	if err != nil {
-		return textReading{}, false, err
-	}
+// DetectOptions are the text-detection options the orientation reading
+// uses; a caller that detects the crop's lines for its own purpose with
+// them hands the boxes to ProbabilitiesDetected instead of detecting twice.
+func DetectOptions() ppocr.DetectOptions { return ppocr.DetectOptions{MaxSide: detectSide} }
+
+// readText reads the orientation of img from its text lines, boxes being
+// the lines detected on img with DetectOptions; ok is false when the crop
+// has too little text to tell.
+func readText(ctx context.Context, e *ppocr.Engine, img image.Image, boxes []ppocr.Box, gap float64) (textReading, bool, error) {
 	b := img.Bounds()
 	rects := make([]image.Rectangle, 0, len(boxes))
 	for _, bx := range boxes {
@@ -98,7 +107,7 @@ func readText(ctx context.Context, e *ppocr.Engine, img image.Image) (textReadin
 		if err != nil {
 			return textReading{}, false, err
 		}
-		again, err := e.Detect(ctx, ppocr.NewImage(turned), ppocr.DetectOptions{MaxSide: detectSide})
+		again, err := e.Detect(ctx, ppocr.NewImage(turned), DetectOptions())
 		if err != nil {
 			return textReading{}, false, err
 		}
@@ -117,11 +126,11 @@ func readText(ctx context.Context, e *ppocr.Engine, img image.Image) (textReadin
 	if len(lines) == 0 {
 		return textReading{}, false, nil
 	}
-	var score, upright [len(candidates)]float64
+	var sum, score, upright [len(candidates)]float64
 	var chars [len(candidates)]int
-	for ci, c := range candidates {
-		sum := 0.0
-		for _, l := range lines {
+	best := 0
+	for li, l := range lines {
+		for ci, c := range candidates {
 			turned, err := cvimg.Turn(l, c)
 			if err != nil {
 				return textReading{}, false, err
@@ -132,7 +141,7 @@ func readText(ctx context.Context, e *ppocr.Engine, img image.Image) (textReadin
 				return textReading{}, false, err
 			}
 			for _, ch := range rd.Chars {
-				sum += ch.Prob
+				sum[ci] += ch.Prob
 			}
 			chars[ci] += len(rd.Chars)
 			// The direction classifier tells upright from upside down
@@ -144,14 +153,19 @@ func readText(ctx context.Context, e *ppocr.Engine, img image.Image) (textReadin
 			}
 			upright[ci] += math.Log(max(1-u, 1e-6))
 		}
-		if chars[ci] > 0 {
-			score[ci] = sum / float64(chars[ci])
+		for ci := range candidates {
+			if chars[ci] > 0 {
+				score[ci] = sum[ci] / float64(chars[ci])
+			}
 		}
-	}
-	best := 0
-	for i := range score {
-		if score[i] > score[best] {
-			best = i
+		best = 0
+		for i := range score {
+			if score[i] > score[best] {
+				best = i
+			}
+		}
+		if li+1 < len(lines) && chars[best] >= minTextChars && decided(score[:], best, gap) {
+			break // the lines read so far leave no doubt
 		}
 	}
 	if chars[best] < minTextChars { // best by the recogniser: is there text at all?
@@ -166,6 +180,17 @@ func readText(ctx context.Context, e *ppocr.Engine, img image.Image) (textReadin
 		p[compose(base, candidates[i])] = q
 	}
 	return textReading{P: p, Chars: chars[best]}, true, nil
+}
+
+// decided reports whether the best reading's mean confidence leads every
+// other reading's by at least gap.
+func decided(score []float64, best int, gap float64) bool {
+	for i, s := range score {
+		if i != best && score[best]-s < gap {
+			return false
+		}
+	}
+	return true
 }
 
 // flatLines turns img by base (0 or a quarter turn), maps the line

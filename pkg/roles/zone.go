@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"image"
+	"image/draw"
 	"log/slog"
 	"sort"
 
@@ -70,12 +71,20 @@ func (z *zoneReader) Close() error {
 
 // Read returns the evidence read on the crop (its text lines and its zone,
 // when it has one that could be read) and the orientation found on the way,
-// with its probability. The zone is looked for on the crop turned by the
-// most probable orientation, then by the runner-up: a zone whose check
+// with its probability. The crop's text lines are detected once, at the
+// orientation reading's size: they give the line count, the orientation,
+// and where a zone can lie. The zone is looked for on the crop turned by
+// the most probable orientation, then by the runner-up, and only in a band
+// of wide lines in the lower half of the turned crop: a zone whose check
 // digits verify on the runner-up settles the orientation too.
 func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Evidence, geom.Rotation, float64, error) {
 	var ev classify.Evidence
-	p, err := z.or.Probabilities(ctx, img)
+	boxes, err := z.eng.Detect(ctx, ppocr.NewImage(img), orient.DetectOptions())
+	if err != nil {
+		return ev, 0, 0, err
+	}
+	ev.TextLines = len(boxes)
+	p, err := z.or.ProbabilitiesDetected(ctx, img, boxes)
 	if err != nil {
 		return ev, 0, 0, err
 	}
@@ -85,23 +94,20 @@ func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Eviden
 	}
 	sort.SliceStable(order, func(a, b int) bool { return p[order[a]] > p[order[b]] })
 	rot, conf := order[0], p[order[0]]
-	if b := img.Bounds(); min(b.Dx(), b.Dy()) < minZoneSide {
+	b := img.Bounds()
+	if min(b.Dx(), b.Dy()) < minZoneSide {
 		return ev, rot, conf, nil
 	}
 	for try, r := range order[:2] {
+		band, ok := zoneBand(boxes, b, r)
+		if !ok {
+			continue
+		}
 		up, err := cvimg.Turn(img, r)
 		if err != nil {
 			return ev, 0, 0, err
 		}
-		m := ppocr.NewImage(up)
-		boxes, err := z.eng.Detect(ctx, m, mrz.DetectOptions())
-		if err != nil {
-			return ev, 0, 0, err
-		}
-		if try == 0 {
-			ev.TextLines = len(boxes)
-		}
-		rd, err := z.rd.ReadImageDetected(ctx, up, m, boxes)
+		rd, err := z.rd.Read(ctx, subImage(up, band.Add(up.Bounds().Min)))
 		if errors.Is(err, mrz.ErrNotFound) {
 			continue
 		}
@@ -119,4 +125,99 @@ func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Eviden
 		break
 	}
 	return ev, rot, conf, nil
+}
+
+// zoneBand returns the band of the crop turned by r where a zone can lie
+// (in the turned crop's coordinates, origin at 0,0): the lowest wide text
+// row in the lower part of the turned crop and the wide rows stacked
+// above it (zoneMaxRows in all), with a margin; ok is false when no row
+// is wide enough. boxes are the lines detected on the unturned crop,
+// whose bounds are b.
+func zoneBand(boxes []ppocr.Box, b image.Rectangle, r geom.Rotation) (image.Rectangle, bool) {
+	w, h := float64(b.Dx()), float64(b.Dy())
+	_, tw, th := r.MapPoint(geom.Point{}, w, h)
+	var rects []image.Rectangle
+	for _, bx := range boxes {
+		q := bx.Rect.Sub(b.Min)
+		p0, _, _ := r.MapPoint(geom.Point{X: float64(q.Min.X), Y: float64(q.Min.Y)}, w, h)
+		p1, _, _ := r.MapPoint(geom.Point{X: float64(q.Max.X), Y: float64(q.Max.Y)}, w, h)
+		rects = append(rects, image.Rect(int(p0.X), int(p0.Y), int(p1.X), int(p1.Y)))
+	}
+	rows := mergeRows(rects)
+	var zone []image.Rectangle
+	for i := len(rows) - 1; i >= 0 && len(zone) < zoneMaxRows; i-- {
+		row := rows[i]
+		if row.Dx() < zoneRowAspect*row.Dy() || float64(row.Dx()) < zoneRowWidth*tw {
+			continue // narrow rows (captions, buttons) neither start nor end the band
+		}
+		if len(zone) == 0 {
+			if float64(row.Min.Y+row.Max.Y)/2 >= zoneTop*th {
+				zone = append(zone, row)
+			}
+			continue
+		}
+		if last := zone[len(zone)-1]; last.Min.Y-row.Max.Y > 3*max(row.Dy(), last.Dy()) {
+			break
+		}
+		zone = append(zone, row)
+	}
+	if len(zone) == 0 {
+		return image.Rectangle{}, false
+	}
+	top, bottom := zone[len(zone)-1], zone[0]
+	margin := 2 * max(top.Dy(), bottom.Dy())
+	band := image.Rect(0, top.Min.Y-margin, int(tw), bottom.Max.Y+margin)
+	return band.Intersect(image.Rect(0, 0, int(tw), int(th))), true
+}
+
+// The shape of a zone's row in the detected lines: at least zoneRowAspect
+// of its heights long and zoneRowWidth of the crop's width, its centre
+// below zoneTop of the crop's height.
+const (
+	zoneRowAspect = 8
+	zoneRowWidth  = 0.4
+	zoneTop       = 0.4
+	// zoneMaxRows is how many stacked wide rows the band holds: a zone
+	// has up to three lines, and a line of print may run below it.
+	zoneMaxRows = 5
+)
+
+// mergeRows joins the rectangles that share a text row (their vertical
+// centres within half a line's height of each other) into one rectangle
+// per row, sorted top to bottom.
+func mergeRows(rects []image.Rectangle) []image.Rectangle {
+	sort.Slice(rects, func(i, j int) bool { return rects[i].Min.Y+rects[i].Max.Y < rects[j].Min.Y+rects[j].Max.Y })
+	var rows []image.Rectangle
+	for _, r := range rects {
+		if n := len(rows); n > 0 {
+			last := rows[n-1]
+			c1, c2 := last.Min.Y+last.Max.Y, r.Min.Y+r.Max.Y
+			if abs(c2-c1) <= min(last.Dy(), r.Dy()) {
+				rows[n-1] = last.Union(r)
+				continue
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// subImage returns the part of img inside r, sharing its pixels when the
+// image type allows.
+func subImage(img image.Image, r image.Rectangle) image.Image {
+	if s, ok := img.(interface {
+		SubImage(image.Rectangle) image.Image
+	}); ok {
+		return s.SubImage(r)
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	draw.Draw(dst, dst.Bounds(), img, r.Min, draw.Src)
+	return dst
 }
