@@ -31,7 +31,7 @@ func DefaultCalibration() (Calibration, error) {
 	if err := json.Unmarshal(calibrationJSON, &c); err != nil {
 		return Calibration{}, fmt.Errorf("fraud: calibration.json: %w", err)
 	}
-	for _, t := range []string{EditorMetadata, CopyMove, PhotoBox} {
+	for _, t := range SignTypes {
 		if _, ok := c.Signs[t]; !ok {
 			return Calibration{}, fmt.Errorf("fraud: calibration.json has no function for %s", t)
 		}

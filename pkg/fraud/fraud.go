@@ -7,12 +7,15 @@
 //   - copy_move: a region of the document pasted elsewhere on it
 //     (package fraud/copymove, keypoint self-matching verified pixel by
 //     pixel);
-//   - photo_box: a portrait whose noise level differs strongly from the
-//     rest of the document (package fraud/photobox).
-//
-// Splicing (a piece of another image pasted in) is not checked on its own:
-// a JPEG block-grid detector was tried and dropped because it marked
-// untouched real photos (see docs/accuracy-fraud.md).
+//   - splicing: a piece of another JPEG pasted in (a field or a portrait
+//     cut from another picture), found by the JPEG block grid it brings
+//     with it (package fraud/splice);
+//   - photo_box: the portrait's photo box (found by a face detector,
+//     package fraud/photobox, or where the type's form prints it) showing
+//     a JPEG block grid other than the page's;
+//   - mrz_mismatch: the machine-readable zone's check digits fail, or a
+//     visual field disagrees with a valid zone (package fraud/zonecheck,
+//     when the analyzer has a Zone checker).
 //
 // Every sign carries a confidence, calibrated on the synthetic tampering
 // set (tools/tamper): a logistic function of the detector's statistic,
@@ -34,6 +37,8 @@ import (
 	"docsuite/pkg/fakecheck"
 	"docsuite/pkg/fraud/copymove"
 	"docsuite/pkg/fraud/photobox"
+	"docsuite/pkg/fraud/splice"
+	"docsuite/pkg/fraud/zonecheck"
 	"docsuite/pkg/geom"
 )
 
@@ -42,7 +47,12 @@ const (
 	EditorMetadata = "editor_metadata"
 	CopyMove       = "copy_move"
 	PhotoBox       = "photo_box"
+	Splicing       = "splicing"
+	MRZMismatch    = "mrz_mismatch"
 )
+
+// SignTypes lists every sign type in a fixed order.
+var SignTypes = []string{EditorMetadata, CopyMove, Splicing, PhotoBox, MRZMismatch}
 
 // Verdicts.
 const (
@@ -52,6 +62,11 @@ const (
 
 // Threshold is the score from which a document is suspicious.
 const Threshold = 0.5
+
+// DefaultPhotoMinStrength is the smallest strength of a foreign JPEG grid
+// in a photo box that counts: above every untouched document of the
+// synthetic fitting set (docs/accuracy-fraud.md).
+const DefaultPhotoMinStrength = 5.0
 
 // Sign is one forgery sign on a document.
 type Sign struct {
@@ -103,8 +118,20 @@ func Judge(signs []Sign) Result {
 // Analyzer runs the pixel checks of one document. It is safe for
 // concurrent use.
 type Analyzer struct {
-	faces *photobox.Detector
-	cal   Calibration
+	faces  *photobox.Detector
+	photos map[string][4]float64 // portrait box per type, fractions of the upright document
+	zoned  map[string]bool       // types whose form has a machine-readable zone
+	cal    Calibration
+	// Zone, when set, checks the machine-readable zone of documents whose
+	// type's form has one against its check digits and the visual fields
+	// (nil: not checked; it needs the text models and Tesseract).
+	Zone *zonecheck.Checker
+	// Splice tunes the block-grid detector (zero: its defaults).
+	Splice splice.Options
+	// PhotoMinStrength is the smallest strength of a foreign grid in a
+	// photo box that gives a photo_box sign (New sets
+	// DefaultPhotoMinStrength).
+	PhotoMinStrength float64
 	// MinConfidence is the smallest confidence of a reported pixel sign
 	// (New sets 0.05; the calibration tool sets 0 to see every candidate).
 	MinConfidence float64
@@ -121,7 +148,11 @@ func New(cascade string) (*Analyzer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Analyzer{faces: faces, cal: cal, MinConfidence: 0.05}, nil
+	photos, zoned, err := forms()
+	if err != nil {
+		return nil, err
+	}
+	return &Analyzer{faces: faces, photos: photos, zoned: zoned, cal: cal, MinConfidence: 0.05, PhotoMinStrength: DefaultPhotoMinStrength}, nil
 }
 
 // Metadata turns check_fake's result into an editor_metadata sign over the
@@ -150,6 +181,10 @@ type Source struct {
 	// for every repeat of a shape (DjVu's JB2 text layer): identical
 	// repeats are normal there, so copy-move is not checked.
 	SharedShapes bool
+	// Type is the document's type when it is known (the classifier's
+	// answer): where its form prints the portrait, the photo box is
+	// checked even when no face is found there.
+	Type string
 }
 
 // Document runs the pixel checks on the document at quad (TL, TR, BL, BR
@@ -175,19 +210,47 @@ func (a *Analyzer) Document(ctx context.Context, page image.Image, quad geom.Qua
 			Message: fmt.Sprintf("the region %s repeats the region %s pixel for pixel (%d keypoint matches, %.0f%% of its texture equal)",
 				rectString(r.A), rectString(r.B), r.Matches, r.Similar*100)})
 	}
+	grid, err := splice.Measure(ctx, sub, a.Splice)
+	if err != nil {
+		return nil, fmt.Errorf("fraud: %w", err)
+	}
+	for _, r := range grid.Regions() {
+		signs = append(signs, Sign{Type: Splicing, Confidence: a.cal.Confidence(Splicing, r.Strength), Coords: corners(r.Box),
+			Strength: r.Strength,
+			Message: fmt.Sprintf("the region %s carries a JPEG block grid of its own (offset %d, %d against the page's %d, %d; %d tiles, z %.1f): a piece of another picture",
+				rectString(r.Box), r.Phase.X, r.Phase.Y, r.Page.X, r.Page.Y, r.Tiles, r.Strength)})
+	}
 	up, err := upright(sub, rot)
 	if err != nil {
 		return nil, err
 	}
-	ps, err := a.faces.Check(ctx, up)
+	ps, err := a.portraits(ctx, up, sub, quad, rot, src.Type)
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range ps {
-		box := backToPage(p.Box, up.Bounds(), sub.Bounds(), rot)
-		signs = append(signs, Sign{Type: PhotoBox, Confidence: a.cal.Confidence(PhotoBox, p.Strength), Coords: corners(box),
-			Strength: p.Strength,
-			Message:  fmt.Sprintf("the portrait at %s has noise %.2f against %.2f on the rest of the document", rectString(box), p.Noise, p.Page)})
+		g := grid.Box(p.box)
+		if g.Strength < a.PhotoMinStrength {
+			continue
+		}
+		msg := fmt.Sprintf("the photo box at %s (%s) carries a JPEG block grid of its own (offset %d, %d against the page's %d, %d; z %.1f): the portrait was pasted in",
+			rectString(p.box), p.how, g.Phase.X, g.Phase.Y, g.Page.X, g.Page.Y, g.Strength)
+		if p.noise > 0 {
+			msg += fmt.Sprintf("; its noise is %.2f against %.2f on the rest of the document", p.noise, p.page)
+		}
+		signs = append(signs, Sign{Type: PhotoBox, Confidence: a.cal.Confidence(PhotoBox, g.Strength), Coords: corners(p.box),
+			Strength: g.Strength, Message: msg})
+	}
+	if a.Zone != nil && a.zoned[src.Type] {
+		fs, err := a.Zone.Check(ctx, up, src.Type)
+		if err != nil {
+			return nil, fmt.Errorf("fraud: %w", err)
+		}
+		for _, f := range fs {
+			box := backToPage(f.Box, up.Bounds(), sub.Bounds(), rot)
+			signs = append(signs, Sign{Type: MRZMismatch, Confidence: a.cal.Confidence(MRZMismatch, f.Strength), Coords: corners(box),
+				Strength: f.Strength, Message: f.Message()})
+		}
 	}
 	out := signs[:0]
 	for _, s := range signs {
@@ -196,6 +259,44 @@ func (a *Analyzer) Document(ctx context.Context, page image.Image, quad geom.Qua
 		}
 	}
 	return out, nil
+}
+
+// portrait is a photo box to check, in page pixels.
+type portrait struct {
+	box         image.Rectangle
+	how         string  // how it was found
+	noise, page float64 // noise inside and outside, when measured
+}
+
+// portraits finds the photo boxes of the document sub (page pixels; up is
+// it turned upright): the faces the cascade finds on the upright
+// document, or else where the form of docType prints the portrait.
+func (a *Analyzer) portraits(ctx context.Context, up, sub image.Image, quad geom.Quad, rot geom.Rotation, docType string) ([]portrait, error) {
+	ps, err := a.faces.Check(ctx, up)
+	if err != nil {
+		return nil, err
+	}
+	var out []portrait
+	for _, p := range ps {
+		out = append(out, portrait{box: backToPage(p.Box, up.Bounds(), sub.Bounds(), rot), how: "a face", noise: p.Noise, page: p.Page})
+	}
+	f, ok := a.photos[docType]
+	if len(out) > 0 || !ok {
+		return out, nil
+	}
+	var box image.Rectangle
+	if rot == 0 {
+		box = fracBox(quad, f)
+	} else {
+		ub := up.Bounds()
+		r := image.Rect(ub.Min.X+int(f[0]*float64(ub.Dx())), ub.Min.Y+int(f[1]*float64(ub.Dy())),
+			ub.Min.X+int(f[2]*float64(ub.Dx())), ub.Min.Y+int(f[3]*float64(ub.Dy())))
+		box = backToPage(r, ub, sub.Bounds(), rot)
+	}
+	if box = box.Intersect(sub.Bounds()); box.Empty() {
+		return out, nil
+	}
+	return append(out, portrait{box: box, how: "where the " + docType + " form prints it"}), nil
 }
 
 // region returns the part of page inside the quad's bounding box, keeping

@@ -62,7 +62,7 @@ func TestShippedCalibrationIsMonotone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, typ := range []string{CopyMove, PhotoBox} {
+	for _, typ := range []string{CopyMove, Splicing, PhotoBox} {
 		if c.Confidence(typ, 1) > c.Confidence(typ, 3) {
 			t.Errorf("%s: a stronger sign gets less confidence", typ)
 		}

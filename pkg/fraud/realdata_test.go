@@ -14,6 +14,7 @@ import (
 
 	"docsuite/pkg/decode"
 	"docsuite/pkg/fakecheck"
+	"docsuite/pkg/fraud/splice"
 	"docsuite/pkg/geom"
 	"docsuite/pkg/testutil"
 )
@@ -34,8 +35,16 @@ func isDjVu(data []byte) bool {
 }
 
 // checkFile runs every check on the first pages of a file, each page as
-// one document, and returns the results.
-func checkFile(t *testing.T, an *Analyzer, data []byte) []Result {
+// one document of type docType, and returns the results.
+func checkFile(t *testing.T, an *Analyzer, data []byte, docType string) []Result {
+	res, _ := checkFileMargin(t, an, data, docType)
+	return res
+}
+
+// checkFileMargin is checkFile that also returns the strongest splicing
+// candidate of the pages at a tenth of the reporting threshold, to show
+// how far genuine files stay below it.
+func checkFileMargin(t *testing.T, an *Analyzer, data []byte, docType string) ([]Result, float64) {
 	t.Helper()
 	ctx := context.Background()
 	doc, err := decode.Open(ctx, data, decode.Options{DPI: 150, Quality: 90, PDFRawImages: true, AutoPDFRawImages: true, MaxPages: 100, MaxPixels: 100e6})
@@ -45,6 +54,7 @@ func checkFile(t *testing.T, an *Analyzer, data []byte) []Result {
 	defer doc.Close()
 	meta := fakecheck.Check(data)
 	var out []Result
+	margin := 0.0
 	for i := 0; i < min(doc.Pages(), 3); i++ {
 		page, err := doc.Page(ctx, i)
 		if err != nil {
@@ -52,13 +62,22 @@ func checkFile(t *testing.T, an *Analyzer, data []byte) []Result {
 		}
 		q := pageQuad(page.Bounds())
 		signs := an.Metadata(meta, q.Ints())
-		pix, err := an.Document(ctx, page, q, 0, Source{SharedShapes: isDjVu(data)})
+		pix, err := an.Document(ctx, page, q, 0, Source{SharedShapes: isDjVu(data), Type: docType})
 		if err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, Judge(append(signs, pix...)))
+		opt := an.Splice
+		opt.MinStrength = 1
+		cands, err := splice.Detect(ctx, page, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cands {
+			margin = max(margin, c.Strength)
+		}
 	}
-	return out
+	return out, margin
 }
 
 // TestRealScanTampered copies a region of a real passport scan onto
@@ -115,7 +134,7 @@ func TestRealScanTampered(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := checkFile(t, an, c.data)[0]
+			r := checkFile(t, an, c.data, "passport_main")[0]
 			if r.Verdict != c.verdict {
 				t.Fatalf("verdict %s (score %v, signs %+v), want %s", r.Verdict, r.Score, r.Signs, c.verdict)
 			}
@@ -145,10 +164,13 @@ var knownRepeats = map[string]string{
 }
 
 // TestRealdataUntouched runs the checks over every real file whose
-// manifest notes do not say it was edited, each page as one document, and
-// reports every file that does not come back clean, with its signs. It
-// fails when a pixel check (not the metadata) marks an untouched file
-// other than the known ones.
+// manifest notes do not say it was edited, each page as one document of
+// the file's first expected type (so that the form's photo box is checked
+// too, wherever it falls on the page), and reports every file that does
+// not come back clean, with its signs. It fails when a pixel check (not
+// the metadata) marks an untouched file other than the known ones. It
+// also logs the strongest splicing candidate over all files, found at a
+// tenth of the reporting threshold.
 func TestRealdataUntouched(t *testing.T) {
 	f, err := os.Open(filepath.Join(realdata, "manifest.csv"))
 	if err != nil {
@@ -164,6 +186,7 @@ func TestRealdataUntouched(t *testing.T) {
 		t.Fatal(err)
 	}
 	files, clean, meta, pixel := 0, 0, 0, 0
+	strongest, strongestFile := 0.0, ""
 	for _, row := range rows[1:] {
 		if strings.Contains(strings.ToLower(row[6]), "edited") {
 			continue
@@ -174,7 +197,12 @@ func TestRealdataUntouched(t *testing.T) {
 		}
 		files++
 		bad := ""
-		for _, r := range checkFile(t, an, data) {
+		docType, _, _ := strings.Cut(row[4], ";")
+		results, margin := checkFileMargin(t, an, data, docType)
+		if margin > strongest {
+			strongest, strongestFile = margin, row[0]
+		}
+		for _, r := range results {
 			if r.Verdict == Clean {
 				continue
 			}
@@ -202,4 +230,5 @@ func TestRealdataUntouched(t *testing.T) {
 		}
 	}
 	t.Logf("%d untouched files: %d clean, %d suspicious by editor metadata, %d by their pixels", files, clean, meta, pixel)
+	t.Logf("strongest splicing candidate: %.2f (%s); reported from %.2f", strongest, strongestFile, splice.DefaultMinStrength)
 }

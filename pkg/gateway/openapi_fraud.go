@@ -3,12 +3,14 @@ package gateway
 // fraudDesc describes /pipelines/run/fraud.
 const fraudDesc = "Classification (as classify, same parameters), then a forgery check of every document found: " +
 	"items carry a fraud object {verdict, score, signs}. Signs: editor_metadata (the file's metadata names an image or " +
-	"PDF editor, as check_fake), copy_move (a region of the document repeated elsewhere on it pixel for pixel), photo_box " +
-	"(the portrait's noise level far from the rest of the document). Each sign's confidence is a calibrated probability " +
+	"PDF editor, as check_fake), copy_move (a region of the document repeated elsewhere on it pixel for pixel), splicing " +
+	"(a region carrying a JPEG block grid of its own: a piece of another picture pasted in, such as a field or a portrait), " +
+	"photo_box (the portrait's photo box, found by a face detector or where the classified type's form prints it, " +
+	"carrying a JPEG block grid other than the page's), mrz_mismatch (for types with a machine-readable zone: its check digits fail on " +
+	"a cleanly read zone, or a Russian internal passport's visual number or date disagrees with its valid zone). Each sign's confidence is a calibrated probability " +
 	"that it marks a real tampering (fitted on the synthetic tampering set); the score combines the most confident sign " +
 	"of each type as 1 - prod(1 - confidence); the verdict is suspicious from a score of 0.5. fake and fake_reasons " +
-	"(check_fake's result) are always present. Pasted fields from another document, MRZ consistency and splicing " +
-	"are not checked in this release."
+	"(check_fake's result) are always present."
 
 // fraudSchema describes the body of /pipelines/run/fraud: the classify
 // body whose items carry a fraud object.
@@ -17,10 +19,10 @@ func fraudSchema() obj {
 		"description": "top-left, top-right, bottom-left, bottom-right [x, y] of the region in the page's pixels",
 		"items":       obj{"type": "array", "items": obj{"type": "integer"}}}
 	sign := obj{"type": "object", "required": []string{"type", "confidence", "coords", "message"}, "properties": obj{
-		"type":       obj{"type": "string", "enum": []string{"editor_metadata", "copy_move", "photo_box"}},
+		"type":       obj{"type": "string", "enum": []string{"editor_metadata", "copy_move", "splicing", "photo_box", "mrz_mismatch"}},
 		"confidence": obj{"type": "number", "minimum": 0, "maximum": 1, "description": "Calibrated probability that the sign marks a real tampering."},
 		"coords":     corners,
-		"message":    obj{"type": "string", "description": "What was found, for a person: for copy_move both regions, for editor_metadata the editor and the field naming it."}}}
+		"message":    obj{"type": "string", "description": "What was found, for a person: for copy_move both regions, for splicing and photo_box the block grid found against the page's, for mrz_mismatch the zone's and the visual value, for editor_metadata the editor and the field naming it."}}}
 	fraud := obj{"type": "object", "required": []string{"verdict", "score", "signs"}, "properties": obj{
 		"verdict": obj{"type": "string", "enum": []string{"clean", "suspicious"}},
 		"score":   obj{"type": "number", "minimum": 0, "maximum": 1},

@@ -11,11 +11,17 @@ import (
 	"docsuite/pkg/config"
 	"docsuite/pkg/cropsvc"
 	"docsuite/pkg/decode"
+	"docsuite/pkg/extract"
 	"docsuite/pkg/fakecheck"
 	"docsuite/pkg/fraud"
+	"docsuite/pkg/fraud/zonecheck"
 	"docsuite/pkg/geom"
+	"docsuite/pkg/mrz"
+	"docsuite/pkg/ocr"
+	"docsuite/pkg/onnxrt"
 	"docsuite/pkg/params"
 	"docsuite/pkg/pipeline"
+	"docsuite/pkg/ppocr"
 	"docsuite/pkg/stages"
 )
 
@@ -40,6 +46,11 @@ func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDi
 	an, err := fraud.New("")
 	if err != nil {
 		d.Log.Error("forgery checks not available: fraud answers 503", "err", err)
+	} else if zc, closeZone, zerr := openZoneCheck(max(w.Concurrency, 1)); zerr != nil {
+		d.Log.Warn("machine-readable zone check not available (text models or Tesseract rus missing): mrz_mismatch is not checked", "err", zerr)
+	} else {
+		an.Zone = zc
+		defer closeZone()
 	}
 	h := func(ctx context.Context, req stages.MethodRequest) (json.RawMessage, error) {
 		switch {
@@ -57,6 +68,35 @@ func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDi
 		return bus.Readiness{Ready: true}
 	}
 	return serveStage(ctx, d, c, w, stages.Fraud, h, probe)
+}
+
+// openZoneCheck loads the PP-OCRv4 models (as openExtractor) and a
+// Tesseract `rus` pool of size engines for the zone check.
+func openZoneCheck(size int) (*zonecheck.Checker, func(), error) {
+	rt, err := onnxrt.Open(onnxrt.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	e, err := ppocr.Open(rt, "")
+	if err != nil {
+		_ = rt.Close()
+		return nil, nil, err
+	}
+	o, err := ocr.New(size, "rus")
+	if err != nil {
+		_ = e.Close()
+		_ = rt.Close()
+		return nil, nil, err
+	}
+	rd := mrz.NewReader(e)
+	x, err := extract.New(rd, o)
+	if err != nil {
+		o.Close()
+		_ = e.Close()
+		_ = rt.Close()
+		return nil, nil, err
+	}
+	return zonecheck.New(rd, x), func() { o.Close(); _ = e.Close(); _ = rt.Close() }, nil
 }
 
 // checkFraud classifies the stored input, decodes its pages as the cropper
@@ -100,6 +140,7 @@ func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, req stages.Meth
 			q[i] = geom.Point{X: float64(c[0]), Y: float64(c[1])}
 		}
 		signs := an.Metadata(meta, it.Document.Coords)
+		src.Type = it.Document.Type
 		pix, err := an.Document(ctx, pg, q, geom.Rotation(it.Document.Rotation), src)
 		if err != nil {
 			return nil, fmt.Errorf("fraud: page %d: %w", it.Document.Page, err)

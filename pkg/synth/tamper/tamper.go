@@ -27,6 +27,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	xdraw "golang.org/x/image/draw"
@@ -50,7 +51,16 @@ const (
 	PasteField   = "paste_field"
 	ReplacePhoto = "replace_photo"
 	EditorResave = "editor_resave"
+	// AlterField replaces a visual field that the machine-readable zone
+	// repeats (the number, a date) with the same field of another
+	// document of the type, leaving the zone as it was. It is not among
+	// Kinds: it is measured by the zone check (package fraud/zonecheck)
+	// on the types with a zone.
+	AlterField = "alter_field"
 )
+
+// ZoneFields are the visual fields AlterField changes.
+var ZoneFields = []string{"series_and_number", "date_of_birth", "date_of_issue", "document_number", "number", "birth_date"}
 
 // Kinds lists every kind in a fixed order.
 var Kinds = []string{Clean, CleanResized, CleanCropped, CopyMove, PasteField, ReplacePhoto, EditorResave}
@@ -81,8 +91,15 @@ type Maker struct {
 }
 
 // New prepares a maker over the types with a portrait (all of them when
-// types is empty).
+// types is empty), 30% of its scenes flat scans. Spreads that may be
+// shown by halves are left out unless they are named in types.
 func New(seed uint64, types []string) (*Maker, error) {
+	return NewScans(seed, types, 0.3)
+}
+
+// NewScans is New with scanProb the share of flat scans among the scenes
+// (the rest are photos).
+func NewScans(seed uint64, types []string, scanProb float64) (*Maker, error) {
 	probe, err := synth.New(synth.Config{Seed: seed})
 	if err != nil {
 		return nil, err
@@ -91,11 +108,12 @@ func New(seed uint64, types []string) (*Maker, error) {
 	if len(types) == 0 {
 		types = doctypes.All()
 	}
+	all := len(types) == len(doctypes.All())
 	photos := map[string][4]float64{}
 	var keep []string
 	for _, t := range types {
 		tpl, ok := cat.Get(t)
-		if !ok || tpl.Half != nil || tpl.SizeMM[0] == 0 {
+		if !ok || (tpl.Half != nil && all) || tpl.SizeMM[0] == 0 {
 			continue
 		}
 		for _, e := range tpl.Elements {
@@ -112,7 +130,7 @@ func New(seed uint64, types []string) (*Maker, error) {
 	}
 	fx := synth.DefaultEffects()
 	fx.Turn, fx.Mirror, fx.Occlusion, fx.Overlap = 0, 0, 0, 0
-	gen, err := synth.New(synth.Config{Seed: seed, MinDocs: 1, MaxDocs: 1, Types: keep, Effects: fx, ScanProb: 0.3})
+	gen, err := synth.New(synth.Config{Seed: seed, MinDocs: 1, MaxDocs: 1, Types: keep, Effects: fx, ScanProb: scanProb})
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +182,9 @@ func (m *Maker) Make(ctx context.Context, i int, kind string) (*Sample, error) {
 	case CopyMove:
 		s.Source, s.Box = copyMove(img, docBox(s.Doc.Quad, img.Rect), r)
 	case PasteField:
-		s.Box, err = m.pasteField(img, s.Doc, r, i)
+		s.Box, err = m.pasteField(img, s.Doc, r, i, nil)
+	case AlterField:
+		s.Box, err = m.pasteField(img, s.Doc, r, i, ZoneFields)
 	case ReplacePhoto:
 		s.Box, err = m.replacePhoto(img, s.Doc, r, i)
 	default:
@@ -275,12 +295,16 @@ func texture(img *image.RGBA, r image.Rectangle) float64 {
 	return s / float64(max(n, 1))
 }
 
-// pasteField replaces a printed field of the document with the same field
-// of another document of its type, cut from that document's own JPEG file
-// (compressed harder, on its own block grid) and scaled to fit.
-func (m *Maker) pasteField(img *image.RGBA, d synth.SceneDoc, r *synth.Rand, i int) (image.Rectangle, error) {
+// pasteField replaces a printed field of the document (one of only, when
+// given) with the same field of another document of its type, cut from
+// that document's own JPEG file (compressed harder, on its own block grid)
+// and scaled to fit.
+func (m *Maker) pasteField(img *image.RGBA, d synth.SceneDoc, r *synth.Rand, i int, only []string) (image.Rectangle, error) {
 	var names []string
 	for k, b := range d.Boxes {
+		if only != nil && !slices.Contains(only, k) {
+			continue
+		}
 		if b[2]-b[0] > 0.15 && b[3] > b[1] {
 			names = append(names, k)
 		}
