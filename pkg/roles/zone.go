@@ -134,15 +134,7 @@ func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Eviden
 // is wide enough. boxes are the lines detected on the unturned crop,
 // whose bounds are b.
 func zoneBand(boxes []ppocr.Box, b image.Rectangle, r geom.Rotation) (image.Rectangle, bool) {
-	w, h := float64(b.Dx()), float64(b.Dy())
-	_, tw, th := r.MapPoint(geom.Point{}, w, h)
-	var rects []image.Rectangle
-	for _, bx := range boxes {
-		q := bx.Rect.Sub(b.Min)
-		p0, _, _ := r.MapPoint(geom.Point{X: float64(q.Min.X), Y: float64(q.Min.Y)}, w, h)
-		p1, _, _ := r.MapPoint(geom.Point{X: float64(q.Max.X), Y: float64(q.Max.Y)}, w, h)
-		rects = append(rects, image.Rect(int(p0.X), int(p0.Y), int(p1.X), int(p1.Y)))
-	}
+	rects, tw, th := turnBoxes(boxes, b, r)
 	rows := mergeRows(rects)
 	var zone []image.Rectangle
 	for i := len(rows) - 1; i >= 0 && len(zone) < zoneMaxRows; i-- {
@@ -168,6 +160,22 @@ func zoneBand(boxes []ppocr.Box, b image.Rectangle, r geom.Rotation) (image.Rect
 	margin := 2 * max(top.Dy(), bottom.Dy())
 	band := image.Rect(0, top.Min.Y-margin, int(tw), bottom.Max.Y+margin)
 	return band.Intersect(image.Rect(0, 0, int(tw), int(th))), true
+}
+
+// turnBoxes maps the rectangles of boxes, detected on a crop whose bounds
+// are b, into the crop turned by r (origin at 0,0), and returns the turned
+// crop's size.
+func turnBoxes(boxes []ppocr.Box, b image.Rectangle, r geom.Rotation) ([]image.Rectangle, float64, float64) {
+	w, h := float64(b.Dx()), float64(b.Dy())
+	_, tw, th := r.MapPoint(geom.Point{}, w, h)
+	rects := make([]image.Rectangle, 0, len(boxes))
+	for _, bx := range boxes {
+		q := bx.Rect.Sub(b.Min)
+		p0, _, _ := r.MapPoint(geom.Point{X: float64(q.Min.X), Y: float64(q.Min.Y)}, w, h)
+		p1, _, _ := r.MapPoint(geom.Point{X: float64(q.Max.X), Y: float64(q.Max.Y)}, w, h)
+		rects = append(rects, image.Rect(int(p0.X), int(p0.Y), int(p1.X), int(p1.Y)))
+	}
+	return rects, tw, th
 }
 
 // The shape of a zone's row in the detected lines: at least zoneRowAspect
