@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"docsuite/pkg/cvimg"
+	"docsuite/pkg/geom"
 	"docsuite/pkg/ocr"
 )
 
@@ -77,17 +79,12 @@ func (x *Extractor) Registration(ctx context.Context, docType string, img image.
 	if newest, ok := pickNewest(readings); ok {
 		res.DocType, res.Fields = newest.fields()
 	}
-	// The series and number printed along the page's edge, as on every
-	// spread.
-	b := small.Bounds()
-	if r, ok := x.region(x.passport.fromCrop(b), "series_and_number", b); ok {
-		v, err := x.readVisual(ctx, small, r, passportVisual["series_and_number"], true)
-		if err != nil {
-			return Result{}, err
-		}
-		if v.text != "" {
-			res.Fields["series_and_number"] = Field{Text: v.text, Confidence: round3(0.9 * v.conf), Coords: quad(v.rect)}
-		}
+	f, ok, err := x.spreadNumber(ctx, small)
+	if err != nil {
+		return Result{}, err
+	}
+	if ok {
+		res.Fields["series_and_number"] = f
 	}
 	if scale != 1 {
 		o := img.Bounds().Min
@@ -290,4 +287,88 @@ func joinLines(ls []ocr.Line) string {
 
 func lineBox(l ocr.Line) image.Rectangle {
 	return image.Rect(l.Coords[0][0], l.Coords[0][1], l.Coords[3][0], l.Coords[3][1])
+}
+
+// spreadNumber reads the series and number printed in red along the
+// right edge of both pages of a spread (read upwards), each copy twice:
+// as red ink on white (the page's patterns gone) and as photographed.
+// A text read more than once is sure; otherwise the most confident
+// reading. ok is false when nothing legible is read.
+func (x *Extractor) spreadNumber(ctx context.Context, img image.Image) (Field, bool, error) {
+	b := img.Bounds()
+	place := x.passport.fromCrop(b)
+	lower, ok := x.passport.fields["series_and_number"]
+	if !ok {
+		return Field{}, false, nil
+	}
+	upper := lower
+	upper[1] -= x.passport.half[1]
+	v := passportVisual["series_and_number"]
+	var reads []read
+	for _, box := range [][4]float64{upper, lower} {
+		r, ok := place.rect(box, 3, 1, b)
+		if !ok {
+			continue
+		}
+		red := redOnWhite(subImage(img, r))
+		stretch(red)
+		var best read
+		for _, turn := range []geom.Rotation{1, 3} {
+			up, err := cvimg.Turn(red, turn)
+			if err != nil {
+				return Field{}, false, fmt.Errorf("extract: turn number: %w", err)
+			}
+			got, err := x.readRegion(ctx, up, r, v, false)
+			if err != nil {
+				return Field{}, false, err
+			}
+			if got.text != "" && got.conf > best.conf {
+				best = got
+			}
+		}
+		plain, err := x.readVisual(ctx, img, r, v, true)
+		if err != nil {
+			return Field{}, false, err
+		}
+		for _, c := range []read{best, plain} {
+			if c.text != "" {
+				c.rect = r
+				reads = append(reads, c)
+			}
+		}
+	}
+	if len(reads) == 0 {
+		return Field{}, false, nil
+	}
+	votes := map[string]int{}
+	for _, r := range reads {
+		votes[r.text]++
+	}
+	best := reads[0]
+	for _, r := range reads[1:] {
+		if votes[r.text] > votes[best.text] || (votes[r.text] == votes[best.text] && r.conf > best.conf) {
+			best = r
+		}
+	}
+	conf := 0.9 * best.conf
+	if votes[best.text] > 1 {
+		conf = max(conf, 0.95)
+	}
+	return Field{Text: best.text, Confidence: round3(conf), Coords: quad(best.rect)}, true, nil
+}
+
+// redOnWhite keeps red print (the series and number) dark on white and
+// whitens the rest: a pixel is as dark as its red stands above its green
+// and blue.
+func redOnWhite(img image.Image) *image.Gray {
+	b := img.Bounds()
+	out := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			red := float64(r>>8) - float64(max(g, bl)>>8)
+			out.Pix[out.PixOffset(x-b.Min.X, y-b.Min.Y)] = uint8(255 - clampF(1.6*(red-15), 0, 255))
+		}
+	}
+	return out
 }
