@@ -34,7 +34,7 @@ func kinds(f Format, lines []string) []string {
 	case TD2:
 		return []string{"aaaaa" + rep('a', 31), rep('*', 9) + "n" + "aaa" + "nnnnnnn" + "a" + "nnnnnnn" + rep('*', 7) + "n"}
 	}
-	if len(lines[0]) >= 5 && lines[0][:5] == "PNRUS" {
+	if len(lines[0]) >= 5 && asLetters(lines[0][:5]) == "PNRUS" {
 		// Series and number, the series' last digit, issue date and
 		// subdivision code are digits; the names use digits for letters.
 		return []string{"aaaaa" + rep('r', 39), rep('n', 10) + "aaa" + "nnnnnnn" + "a" + "*******" + rep('n', 13) + "*nn"}
@@ -42,16 +42,38 @@ func kinds(f Format, lines []string) []string {
 	return []string{"aaaaa" + rep('a', 39), rep('*', 9) + "n" + "aaa" + "nnnnnnn" + "a" + "nnnnnnn" + rep('*', 14) + "nn"}
 }
 
-// clearStrays turns into fillers the lone characters standing inside long
-// runs of fillers on a name line (specks read as letters): a name part is
-// never one character flanked by three or more fillers on each side.
+// asLetters returns s with its digits read as the letters they look like
+// (a code such as "PNRU5" read with a look-alike).
+func asLetters(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if v, ok := toLetter[c]; ok {
+			b[i] = v
+		}
+	}
+	return string(b)
+}
+
+// clearStrays turns into fillers the short groups of characters (one or
+// two) that follow a run of three or more fillers on a name line (specks
+// and blurred fillers read as letters): the names' parts are parted by
+// one or two fillers, and after three the fillers run to the line's end.
 func clearStrays(line string) (string, int) {
 	b := []byte(line)
 	changed := 0
-	for i := 3; i < len(b)-3; i++ {
-		if b[i] != Filler && b[i-1] == Filler && b[i-2] == Filler && b[i-3] == Filler &&
-			b[i+1] == Filler && b[i+2] == Filler && b[i+3] == Filler {
-			b[i] = Filler
+	for i := 3; i < len(b); i++ {
+		if b[i] == Filler || b[i-1] != Filler || b[i-2] != Filler || b[i-3] != Filler {
+			continue
+		}
+		j := i
+		for j < len(b) && b[j] != Filler {
+			j++
+		}
+		if j-i > 2 {
+			continue
+		}
+		for k := i; k < j; k++ {
+			b[k] = Filler
 			changed++
 		}
 	}

@@ -11,6 +11,10 @@ func TestNameLineCleanup(t *testing.T) {
 		{"P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<"},
 		{"P<UTOMARC<<ISAAC<<<<<<<<<<<<<<<<<<<<<<<<<<<", "P<UTOMARC<<ISAAC<<<<<<<<<<<<<<<<<<<<<<<<<<<"},
 		{"P<UTOKOCK<<JACK", "P<UTOKOCK<<JACK"},
+		{"PNRUSVASIL9EVA<<KSENI8<VLADIMIROVNA<<<<<<CC<", "PNRUSVASIL9EVA<<KSENI8<VLADIMIROVNA<<<<<<<<<"},
+		{"PNRUSIVANOV<<IVAN<<<<<<<<<<<<<<<<<<<<<<<<<<S", "PNRUSIVANOV<<IVAN<<<<<<<<<<<<<<<<<<<<<<<<<<<"},
+		{"PNRUSIVANOV<<IVAN<<<PETROVI3<<<<<<<<<<<<<<<<", "PNRUSIVANOV<<IVAN<<<PETROVI3<<<<<<<<<<<<<<<<"},
+		{"PNRUSIVANOV<<IVAN<<<PE<<<<<<<<<<<<<<<<<<<<<<", "PNRUSIVANOV<<IVAN<<<<<<<<<<<<<<<<<<<<<<<<<<<"},
 	} {
 		got, _ := clearStrays(tc.in)
 		got, _ = clearTail(got)

@@ -120,12 +120,12 @@ func (r *Reader) ReadDetected(ctx context.Context, m *ppocr.Image, boxes []ppocr
 	// Lines are read lazily, bottom-most first (the zone ends the
 	// document), and the search stops at the first run of lines with valid
 	// check digits; otherwise the best-shaped run is kept.
-	lines := make([]*ppocr.Line, len(cand))
-	read := func(i int) (ppocr.Line, error) {
+	lines := make([]*zoneLine, len(cand))
+	read := func(i int) (zoneLine, error) {
 		if lines[i] == nil {
-			l, err := r.e.Recognize(ctx, m, cand[i], r.cs)
+			l, err := r.readLine(ctx, m, cand[i])
 			if err != nil {
-				return l, fmt.Errorf("mrz: %w", err)
+				return l, err
 			}
 			lines[i] = &l
 		}
@@ -137,7 +137,7 @@ func (r *Reader) ReadDetected(ctx context.Context, m *ppocr.Image, boxes []ppocr
 		if err != nil {
 			return nil, err
 		}
-		if len(last.Chars) < 15 {
+		if len(last.greedy.Chars) < 15 {
 			continue
 		}
 		// Layouts whose line length is nearest the last line's count first.
@@ -145,7 +145,7 @@ func (r *Reader) ReadDetected(ctx context.Context, m *ppocr.Image, boxes []ppocr
 		sort.SliceStable(formats, func(a, b int) bool {
 			_, la := formats[a].Shape()
 			_, lb := formats[b].Shape()
-			return abs(la-len(last.Chars)) < abs(lb-len(last.Chars))
+			return abs(la-len(last.greedy.Chars)) < abs(lb-len(last.greedy.Chars))
 		})
 		for _, f := range formats {
 			n, length := f.Shape()
@@ -155,7 +155,7 @@ func (r *Reader) ReadDetected(ctx context.Context, m *ppocr.Image, boxes []ppocr
 			if !stacked(cand[end-n : end]) {
 				continue
 			}
-			run := make([]ppocr.Line, 0, n)
+			run := make([]zoneLine, 0, n)
 			for i := end - n; i < end; i++ {
 				l, err := read(i)
 				if err != nil {
@@ -273,7 +273,11 @@ func abs(v int) int {
 // assemble fits n recognised lines to a layout: each line laid on the
 // fixed character grid, look-alikes fixed by field type and check digits.
 // It returns nil when a line cannot have the layout's length.
-func assemble(f Format, lines []ppocr.Line, length int) *Reading {
+func assemble(f Format, zl []zoneLine, length int) *Reading {
+	lines := make([]ppocr.Line, len(zl))
+	for i, z := range zl {
+		lines[i] = z.fit(length)
+	}
 	pitch := zonePitch(lines, length)
 	if pitch <= 0 {
 		return nil
