@@ -119,8 +119,8 @@ func Judge(signs []Sign) Result {
 // concurrent use.
 type Analyzer struct {
 	faces  *photobox.Detector
-	photos map[string][4]float64 // portrait box per type, fractions of the upright document
-	zoned  map[string]bool       // types whose form has a machine-readable zone
+	photos map[string][]formBox // where each type's form prints the portrait
+	zoned  map[string]bool      // types whose form has a machine-readable zone
 	cal    Calibration
 	// Zone, when set, checks the machine-readable zone of documents whose
 	// type's form has one against its check digits and the visual fields
@@ -280,8 +280,11 @@ func (a *Analyzer) portraits(ctx context.Context, up, sub image.Image, quad geom
 	for _, p := range ps {
 		out = append(out, portrait{box: backToPage(p.Box, up.Bounds(), sub.Bounds(), rot), how: "a face", noise: p.Noise, page: p.Page})
 	}
-	f, ok := a.photos[docType]
-	if len(out) > 0 || !ok {
+	if len(out) > 0 {
+		return out, nil
+	}
+	f, ok := pick(a.photos[docType], up.Bounds().Dx(), up.Bounds().Dy())
+	if !ok {
 		return out, nil
 	}
 	var box image.Rectangle
