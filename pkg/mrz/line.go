@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"strings"
 
 	"docsuite/pkg/ppocr"
 )
@@ -55,4 +56,69 @@ func (z zoneLine) fit(length int) ppocr.Line {
 		return l
 	}
 	return z.greedy
+}
+
+// rechoose re-chooses by kind (see byKind) the characters of texts, the
+// lines laid on the grid, and counts the changes. The first line's
+// document code and issuer go first: they decide the kinds of the rest (a
+// Russian internal passport's names hold digits).
+func rechoose(f Format, zl []zoneLine, lines []ppocr.Line, texts []string) int {
+	changed := 0
+	if len(texts[0]) > 5 {
+		k := kinds(f, texts)[0]
+		k = k[:5] + strings.Repeat("*", len(k)-5)
+		var c int
+		texts[0], c = zl[0].byKind(lines[0], texts[0], k)
+		changed += c
+	}
+	for i, k := range kinds(f, texts) {
+		var c int
+		texts[i], c = zl[i].byKind(lines[i], texts[i], k)
+		changed += c
+	}
+	return changed
+}
+
+// byKind re-chooses, from the recogniser's steps, the characters of text
+// (l's reading laid on the grid) that cannot stand where they are (kind as kinds gives it): where a letter is
+// required, the most probable letter at the character's step; where a
+// digit is, the most probable digit (a Russian name's position, which
+// may hold either, is left to fixTypes' table). The steps know better than a fixed
+// table of look-alikes which letter a misread digit was. Only a reading
+// of one character a position (as long as kind) is re-chosen; any other
+// text is returned as it is.
+func (z zoneLine) byKind(l ppocr.Line, text, kind string) (string, int) {
+	sp := z.steps
+	if len(l.Chars) != len(kind) || len(text) != len(kind) || sp == nil || sp.Steps == 0 || sp.Rect.Dx() == 0 {
+		return text, 0
+	}
+	allowed := map[byte]func(rune) bool{
+		'a': func(r rune) bool { return r >= 'A' && r <= 'Z' },
+		'n': func(r rune) bool { return r >= '0' && r <= '9' },
+	}
+	out := []rune(text)
+	changed := 0
+	c := len(sp.Runes)
+	for i, ch := range l.Chars {
+		ok, has := allowed[kind[i]]
+		if !has || ch.Rune == Filler || ok(ch.Rune) {
+			continue
+		}
+		t := int(math.Round((ch.X-float64(sp.Rect.Min.X))*float64(sp.Steps)/float64(sp.Rect.Dx()) - 0.5))
+		if t < 0 || t >= sp.Steps {
+			continue
+		}
+		row := sp.P[t*c : (t+1)*c]
+		best := -1
+		for k, r := range sp.Runes {
+			if k > 0 && ok(r) && (best < 0 || row[k] > row[best]) {
+				best = k
+			}
+		}
+		if best > 0 {
+			out[i] = sp.Runes[best]
+			changed++
+		}
+	}
+	return string(out), changed
 }

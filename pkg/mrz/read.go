@@ -299,7 +299,9 @@ func assemble(f Format, zl []zoneLine, length int) *Reading {
 			n++
 		}
 	}
-	fixed, changed := fixTypes(f, texts)
+	changed := rechoose(f, zl, lines, texts)
+	fixed, c := fixTypes(f, texts)
+	changed += c
 	d, err := Parse(fixed...)
 	if err != nil {
 		return nil
