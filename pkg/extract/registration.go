@@ -116,9 +116,20 @@ func pickNewest(rs []stampReading) (stampReading, bool) {
 	return rs[best], true
 }
 
-// readStamp reads one stamp's text and tells its kind.
+// readStamp reads one stamp's text and tells its kind: from its ink on
+// white, and when that gives neither kind nor date (blurred ink on a
+// photo comes out blotched), from its brightness.
 func (x *Extractor) readStamp(ctx context.Context, s stamp) (stampReading, error) {
-	_, lines, err := x.ocr.ReadField(ctx, s.img, ocr.FieldOptions{Whitelist: stampChars, Block: true})
+	r, err := x.readStampImage(ctx, s, s.img)
+	if err != nil || r.reg || r.dereg || r.dated {
+		return r, err
+	}
+	return x.readStampImage(ctx, s, brightness(s.colour))
+}
+
+// readStampImage reads img, a picture of stamp s.
+func (x *Extractor) readStampImage(ctx context.Context, s stamp, img image.Image) (stampReading, error) {
+	_, lines, err := x.ocr.ReadField(ctx, img, ocr.FieldOptions{Whitelist: stampChars, Block: true})
 	if err != nil {
 		return stampReading{}, fmt.Errorf("extract: stamp: %w", err)
 	}
@@ -145,6 +156,20 @@ func (x *Extractor) readStamp(ctx context.Context, s stamp) (stampReading, error
 		r.printed = !handwritten(s, r.lines)
 	}
 	return r, nil
+}
+
+// brightness is img in grey, its contrast stretched.
+func brightness(img *image.RGBA) *image.Gray {
+	b := img.Bounds()
+	out := image.NewGray(b)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			i := img.PixOffset(x, y)
+			out.Pix[out.PixOffset(x, y)] = uint8((299*int(img.Pix[i]) + 587*int(img.Pix[i+1]) + 114*int(img.Pix[i+2])) / 1000)
+		}
+	}
+	stretch(out)
+	return out
 }
 
 // stampDate finds a valid dd.mm.yyyy date in a line.
