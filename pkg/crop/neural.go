@@ -20,8 +20,8 @@ type NeuralOptions struct {
 	// interior (default 0.5).
 	Threshold float64
 	// OutlineThreshold is the probability above which a pixel counts as a
-	// document outline (default 0.3: a faint outline between two touching
-	// documents must still split them).
+	// document outline (default 0.5; documents whose faint outline leaves
+	// a gap where they touch are eroded apart, see SplitFill).
 	OutlineThreshold float64
 	// Erode is how many pixels the regions are eroded by before they are
 	// told apart (default 1; negative: none).
@@ -49,12 +49,23 @@ type NeuralOptions struct {
 	// that fills the frame have interior around them, not an outline.
 	MinOutline float64
 	// PageFill is the share of the page that, when covered by document
-	// interior, makes the page itself the one document (default 0.85): a
+	// interior, makes the page itself the one document (default 0.5): a
 	// scan or a tight crop, whose photo and text blocks are not documents.
 	PageFill float64
 	// MergeFill is how well two touching pieces must together fill their
 	// enclosing quadrilateral to count as one document (default 0.9).
 	MergeFill float64
+	// SplitFill is how well a region must fill its enclosing quadrilateral
+	// to be taken as it is (default 0.7, as MinFill); a region filling it less is
+	// eroded further, up to MaxSplit pixels, to come apart into the
+	// documents it joins (see splitter.decompose).
+	SplitFill float64
+	// MaxSplit is the most pixels a region is eroded by in all (default 4;
+	// at most Erode: no splitting).
+	MaxSplit int
+	// SplitGain is how much better the parts of an eroded region must fill
+	// their quadrilaterals, weighted by area, to replace it (default 0.02).
+	SplitGain float64
 	// MaxDocs caps the number of documents returned (default 8).
 	MaxDocs int
 	// NoRefine keeps the quads as the network's masks give them, without
@@ -67,7 +78,7 @@ func (o NeuralOptions) withDefaults() NeuralOptions {
 		o.Threshold = 0.5
 	}
 	if o.OutlineThreshold <= 0 {
-		o.OutlineThreshold = 0.3
+		o.OutlineThreshold = 0.5
 	}
 	switch {
 	case o.Erode == 0:
@@ -98,6 +109,15 @@ func (o NeuralOptions) withDefaults() NeuralOptions {
 	}
 	if o.MergeFill <= 0 {
 		o.MergeFill = 0.9
+	}
+	if o.SplitFill <= 0 {
+		o.SplitFill = 0.7
+	}
+	if o.MaxSplit <= 0 {
+		o.MaxSplit = 4
+	}
+	if o.SplitGain <= 0 {
+		o.SplitGain = 0.02
 	}
 	if o.MaxDocs <= 0 {
 		o.MaxDocs = 8

@@ -24,71 +24,128 @@ type region struct {
 
 // segment turns the interior and outline probability maps (size x size,
 // row-major; the page is the w x h block at the top-left) into document
-// quads. Every 4-connected region of interior minus outline is a piece of
-// a document; pieces of one interior region whose union fills its
-// enclosing quadrilateral well are one document (a passport spread whose
-// fold the network took for an outline, a card crossed by a dark line),
-// others stay apart (documents touching or overlapping). A document's
-// pixels' convex hull is reduced to the enclosing quadrilateral (so a
-// corner hidden by another document is restored), grown back by the
-// outline's inner half and checked for size, shape and how well the
-// region fills it. Largest first.
+// quads: the candidates that pass the checks for size, shape, fill, score
+// and outline, largest first. A page whose interior covers PageFill of it
+// is one page-filling document (nil).
 func segment(interior, boundary []float32, size, w, h int, o NeuralOptions) []region {
-	t, tb := float32(o.Threshold), float32(o.OutlineThreshold)
-	inside := make([]bool, w*h)
-	mask := make([]bool, w*h)
-	for y := range h {
-		for x := range w {
-			i := y*size + x
-			inside[y*w+x] = interior[i] > t
-			mask[y*w+x] = interior[i] > t && boundary[i] <= tb
-		}
-	}
-	// Core pixels: interior and no outline, eroded so that documents
-	// whose outline band has a gap where they touch still come apart.
-	for e := 0; e < o.Erode && w >= 3 && h >= 3; e++ {
-		mask = erode(mask, w, h)
-	}
-	page := float64(w * h)
-	covered := 0
-	for _, in := range inside {
-		if in {
-			covered++
-		}
-	}
-	if float64(covered) >= o.PageFill*page {
+	cands, covered := netCandidates(interior, boundary, size, w, h, o)
+	if covered >= o.PageFill {
 		// The page is one document filling the frame (a scan, a tight
 		// crop): what lies inside it are its parts.
 		return nil
 	}
-	groups, _ := components(inside, w, h, 0, nil)
-	_, blobs := components(mask, w, h, int(0.1*o.MinArea*page), func(x, y int) float64 { return float64(interior[y*size+x]) })
-	for i := range blobs {
-		blobs[i].group = groups[blobs[i].seed]
-	}
-	blobs = mergePieces(blobs, o.MergeFill)
-	inset := coreInset + float64(o.Erode)
+	page := float64(w * h)
 	var out []region
-	for _, b := range blobs {
-		q, ok := reduceToQuad(convexHull(b.pts))
-		if !ok {
-			continue
+	for _, c := range cands {
+		if c.reject(o, page) == "" {
+			out = append(out, c.region)
 		}
-		fill := float64(b.area) / q.Area()
-		q = clampQuad(offsetQuad(q, inset), float64(w), float64(h))
-		a := q.Area()
-		score := b.sum / float64(b.area)
-		if fill < o.MinFill || score < o.MinScore || a < o.MinArea*page || a > o.MaxArea*page || !quadShape(q, o.MaxAspect) ||
-			outlineSupport(boundary, size, w, h, q) < o.MinOutline {
-			continue
-		}
-		out = append(out, region{quad: q, score: score, area: a})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].area > out[j].area })
 	if len(out) > o.MaxDocs {
 		out = out[:o.MaxDocs]
 	}
 	return out
+}
+
+// netCandidate is a region before the checks.
+type netCandidate struct {
+	region
+	// fill is the share of its quad the region covers before it is grown;
+	// outline the share of its sides the network sees an outline along.
+	fill, outline float64
+}
+
+// reject names the first check a candidate fails ("" when it passes).
+func (c netCandidate) reject(o NeuralOptions, page float64) string {
+	switch {
+	case c.fill < o.MinFill:
+		return "fill"
+	case c.score < o.MinScore:
+		return "score"
+	case c.area < o.MinArea*page:
+		return "small"
+	case c.area > o.MaxArea*page:
+		return "large"
+	case !quadShape(c.quad, o.MaxAspect):
+		return "shape"
+	case c.outline < o.MinOutline:
+		return "outline"
+	}
+	return ""
+}
+
+// netCandidates finds the document candidates of the maps and the share of
+// the page covered by interior. Every 4-connected region of interior
+// minus outline is a piece of a document; a region filling its enclosing
+// quadrilateral poorly is eroded apart into the documents it joins
+// (splitter.decompose); pieces of one interior region whose union fills
+// its enclosing quadrilateral well are one document (a passport spread
+// whose fold the network took for an outline, a card crossed by a dark
+// line), others stay apart (documents touching or overlapping). A
+// document's pixels' convex hull is reduced to the enclosing
+// quadrilateral (so a corner hidden by another document is restored) and
+// grown back by the outline's inner half and the erosion.
+func netCandidates(interior, boundary []float32, size, w, h int, o NeuralOptions) ([]netCandidate, float64) {
+	t, tb := float32(o.Threshold), float32(o.OutlineThreshold)
+	inside := make([]bool, w*h)
+	mask := make([]bool, w*h)
+	covered := 0
+	for y := range h {
+		for x := range w {
+			i := y*size + x
+			inside[y*w+x] = interior[i] > t
+			mask[y*w+x] = interior[i] > t && boundary[i] <= tb
+			if interior[i] > t {
+				covered++
+			}
+		}
+	}
+	page := float64(w * h)
+	// Core pixels: interior and no outline, eroded so that documents
+	// whose outline band has a gap where they touch still come apart.
+	for e := 0; e < o.Erode && w >= 3 && h >= 3; e++ {
+		mask = erode(mask, w, h)
+	}
+	groups, _ := components(inside, w, h, 0, nil)
+	labels, _ := components(mask, w, h, 0, nil)
+	var sets [][]int
+	for i, l := range labels {
+		if l == 0 {
+			continue
+		}
+		for len(sets) < l {
+			sets = append(sets, nil)
+		}
+		sets[l-1] = append(sets[l-1], i)
+	}
+	minPixels := int(0.1 * o.MinArea * page)
+	sp := newSplitter(interior, size, w, h, o, minPixels)
+	var pieces []piece
+	for _, px := range sets {
+		if len(px) >= minPixels {
+			pieces = append(pieces, sp.decompose(px, o.Erode)...)
+		}
+	}
+	for i := range pieces {
+		pieces[i].group = groups[pieces[i].seed]
+	}
+	pieces = mergePieces(pieces, o.MergeFill)
+	var out []netCandidate
+	for _, b := range pieces {
+		q, ok := reduceToQuad(convexHull(b.pts))
+		if !ok {
+			continue
+		}
+		fill := float64(b.area) / q.Area()
+		q = clampQuad(offsetQuad(q, coreInset+float64(b.level)), float64(w), float64(h))
+		out = append(out, netCandidate{
+			region:  region{quad: q, score: b.sum / float64(b.area), area: q.Area()},
+			fill:    fill,
+			outline: outlineSupport(boundary, size, w, h, q),
+		})
+	}
+	return out, float64(covered) / page
 }
 
 // blob is one connected region of a mask.
@@ -174,32 +231,36 @@ func components(mask []bool, w, h, minPixels int, value func(x, y int) float64) 
 }
 
 // mergePieces joins pieces of one interior region while the best-filling
-// pair's union covers at least minFill of its enclosing quadrilateral.
-func mergePieces(blobs []blob, minFill float64) []blob {
+// pair's union covers at least minFill of its enclosing quadrilateral;
+// the union keeps the erosion level of its larger part.
+func mergePieces(ps []piece, minFill float64) []piece {
 	for {
 		bi, bj, best := -1, -1, minFill
-		for i := range blobs {
-			for j := i + 1; j < len(blobs); j++ {
-				if blobs[i].group != blobs[j].group || blobs[i].group == 0 {
+		for i := range ps {
+			for j := i + 1; j < len(ps); j++ {
+				if ps[i].group != ps[j].group || ps[i].group == 0 {
 					continue
 				}
-				pts := append(append([]geom.Point(nil), blobs[i].pts...), blobs[j].pts...)
+				pts := append(append([]geom.Point(nil), ps[i].pts...), ps[j].pts...)
 				q, ok := reduceToQuad(convexHull(pts))
 				if !ok {
 					continue
 				}
-				if f := float64(blobs[i].area+blobs[j].area) / q.Area(); f >= best {
+				if f := float64(ps[i].area+ps[j].area) / q.Area(); f >= best {
 					bi, bj, best = i, j, f
 				}
 			}
 		}
 		if bi < 0 {
-			return blobs
+			return ps
 		}
-		blobs[bi].pts = append(blobs[bi].pts, blobs[bj].pts...)
-		blobs[bi].area += blobs[bj].area
-		blobs[bi].sum += blobs[bj].sum
-		blobs = append(blobs[:bj], blobs[bj+1:]...)
+		if ps[bj].area > ps[bi].area {
+			ps[bi].level = ps[bj].level
+		}
+		ps[bi].pts = append(ps[bi].pts, ps[bj].pts...)
+		ps[bi].area += ps[bj].area
+		ps[bi].sum += ps[bj].sum
+		ps = append(ps[:bj], ps[bj+1:]...)
 	}
 }
 

@@ -1,0 +1,166 @@
+package crop
+
+import "docsuite/pkg/geom"
+
+// splitter cuts regions that fill their quadrilateral poorly into the
+// documents they are made of, by eroding them further: a thin bridge
+// between two documents whose outlines touch, a finger or a strip of
+// paper leaking out of a card, melt away before the documents do. It
+// holds scratch buffers for one page.
+type splitter struct {
+	w, h     int
+	size     int
+	interior []float32
+	o        NeuralOptions
+	// in marks the pixel set being worked on; seen the pixels already
+	// labelled; rowMin and rowMax describe a region's rows. All are
+	// cleared after each use.
+	in, seen       []bool
+	rowMin, rowMax []int
+	minPixels      int
+}
+
+func newSplitter(interior []float32, size, w, h int, o NeuralOptions, minPixels int) *splitter {
+	s := &splitter{w: w, h: h, size: size, interior: interior, o: o, minPixels: minPixels,
+		in: make([]bool, w*h), seen: make([]bool, w*h), rowMin: make([]int, h), rowMax: make([]int, h)}
+	for y := range h {
+		s.rowMin[y], s.rowMax[y] = w, -1
+	}
+	return s
+}
+
+// piece is a region ready for the merging and the checks: its blob and
+// how many pixels it was eroded by (its quad grows back by as much).
+type piece struct {
+	blob
+	level int
+}
+
+// decompose returns the pieces a region (pixel indices, eroded level
+// times) is made of. A region filling its quadrilateral at least
+// SplitFill is one piece; otherwise it is eroded once more and each part
+// left is decomposed in turn, up to MaxSplit erosions, and the parts are
+// kept when they fill their quadrilaterals (weighted by area) at least
+// SplitGain better than the region did.
+func (s *splitter) decompose(px []int, level int) []piece {
+	b := s.describe(px)
+	f := blobFill(b)
+	if f >= s.o.SplitFill || level >= s.o.MaxSplit {
+		return []piece{{blob: b, level: level}}
+	}
+	var parts []piece
+	for _, c := range s.connected(s.erodeSet(px)) {
+		parts = append(parts, s.decompose(c, level+1)...)
+	}
+	if len(parts) == 0 {
+		return []piece{{blob: b, level: level}}
+	}
+	sum, area := 0.0, 0.0
+	for _, p := range parts {
+		a := float64(p.area)
+		sum += a * blobFill(p.blob)
+		area += a
+	}
+	if sum/area < f+s.o.SplitGain {
+		return []piece{{blob: b, level: level}}
+	}
+	return parts
+}
+
+// blobFill is the share of its enclosing quadrilateral a region covers
+// (0 when it has none).
+func blobFill(b blob) float64 {
+	q, ok := reduceToQuad(convexHull(b.pts))
+	if !ok || q.Area() <= 0 {
+		return 0
+	}
+	return float64(b.area) / q.Area()
+}
+
+// erodeSet keeps the pixels of px whose four neighbours are in px too;
+// pixels on the frame only need their neighbours inside the frame.
+func (s *splitter) erodeSet(px []int) []int {
+	w, h := s.w, s.h
+	for _, p := range px {
+		s.in[p] = true
+	}
+	var out []int
+	for _, p := range px {
+		x, y := p%w, p/w
+		if (x == 0 || s.in[p-1]) && (x == w-1 || s.in[p+1]) && (y == 0 || s.in[p-w]) && (y == h-1 || s.in[p+w]) {
+			out = append(out, p)
+		}
+	}
+	for _, p := range px {
+		s.in[p] = false
+	}
+	return out
+}
+
+// connected splits a pixel set into its 4-connected parts of at least
+// minPixels pixels.
+func (s *splitter) connected(px []int) [][]int {
+	w := s.w
+	for _, p := range px {
+		s.in[p] = true
+	}
+	var out [][]int
+	var stack []int
+	for _, start := range px {
+		if s.seen[start] {
+			continue
+		}
+		s.seen[start] = true
+		comp := []int{}
+		stack = append(stack[:0], start)
+		for len(stack) > 0 {
+			p := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			comp = append(comp, p)
+			x := p % w
+			for _, q := range [4]int{p - 1, p + 1, p - w, p + w} {
+				if q < 0 || q >= len(s.in) || (q == p-1 && x == 0) || (q == p+1 && x == w-1) {
+					continue
+				}
+				if s.in[q] && !s.seen[q] {
+					s.seen[q] = true
+					stack = append(stack, q)
+				}
+			}
+		}
+		if len(comp) >= s.minPixels {
+			out = append(out, comp)
+		}
+	}
+	for _, p := range px {
+		s.in[p], s.seen[p] = false, false
+	}
+	return out
+}
+
+// describe builds the blob of a pixel set: its rows' outer corners, its
+// area and its summed interior probability; seed is its first pixel.
+func (s *splitter) describe(px []int) blob {
+	b := blob{area: len(px)}
+	if len(px) == 0 {
+		return b
+	}
+	b.seed = px[0]
+	y0, y1 := s.h, -1
+	for _, p := range px {
+		x, y := p%s.w, p/s.w
+		s.rowMin[y], s.rowMax[y] = min(s.rowMin[y], x), max(s.rowMax[y], x)
+		y0, y1 = min(y0, y), max(y1, y)
+		b.sum += float64(s.interior[y*s.size+x])
+	}
+	for y := y0; y <= y1; y++ {
+		if s.rowMax[y] >= 0 {
+			l, r := float64(s.rowMin[y]), float64(s.rowMax[y]+1)
+			fy := float64(y)
+			b.pts = append(b.pts, geom.Point{X: l, Y: fy}, geom.Point{X: l, Y: fy + 1},
+				geom.Point{X: r, Y: fy}, geom.Point{X: r, Y: fy + 1})
+		}
+		s.rowMin[y], s.rowMax[y] = s.w, -1
+	}
+	return b
+}
