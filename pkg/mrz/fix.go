@@ -15,7 +15,9 @@ var (
 // kinds returns, for each line of the layout, a string with 'n' where a
 // digit (or filler) is required, 'a' where a letter (or filler) is, 'r'
 // where a Russian internal passport's name character is (letters and the
-// digits 2-4 and 6-9 its table uses), and '*' where anything goes.
+// digits 2-4 and 6-9 its table uses), 'f' where only a filler can stand
+// (blurred fillers read as 4 or 6 there are put back), and '*' where
+// anything goes.
 func kinds(f Format, lines []string) []string {
 	rep := func(c byte, n int) string {
 		b := make([]byte, n)
@@ -37,7 +39,9 @@ func kinds(f Format, lines []string) []string {
 	if len(lines[0]) >= 5 && asLetters(lines[0][:5]) == "PNRUS" {
 		// Series and number, the series' last digit, issue date and
 		// subdivision code are digits; the names use digits for letters.
-		return []string{"aaaaa" + rep('r', 39), rep('n', 10) + "aaa" + "nnnnnnn" + "a" + "*******" + rep('n', 13) + "*nn"}
+		// The expiry date and its check digit are always fillers, and so
+		// is the optional data's last character.
+		return []string{"aaaaa" + rep('r', 39), rep('n', 10) + "aaa" + "nnnnnnn" + "a" + "fffffff" + rep('n', 13) + "fnn"}
 	}
 	return []string{"aaaaa" + rep('a', 39), rep('*', 9) + "n" + "aaa" + "nnnnnnn" + "a" + "nnnnnnn" + rep('*', 14) + "nn"}
 }
@@ -129,6 +133,9 @@ func fixTypes(f Format, lines []string) ([]string, int) {
 					b[j] = v
 					changed++
 				}
+			case 'f':
+				b[j] = Filler
+				changed++
 			}
 		}
 		out[i] = string(b)
