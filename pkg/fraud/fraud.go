@@ -13,9 +13,9 @@
 //   - photo_box: the portrait's photo box (found by a face detector,
 //     package fraud/photobox, or where the type's form prints it) showing
 //     a JPEG block grid other than the page's;
-//   - mrz_mismatch: the machine-readable zone's check digits fail, or a
-//     visual field disagrees with a valid zone (package fraud/zonecheck,
-//     when the analyzer has a Zone checker).
+//   - mrz_mismatch: a visual field disagrees with a machine-readable zone
+//     whose check digits hold (package fraud/zonecheck, when the analyzer
+//     has a Zone checker).
 //
 // Every sign carries a confidence, calibrated on the synthetic tampering
 // set (tools/tamper): a logistic function of the detector's statistic,

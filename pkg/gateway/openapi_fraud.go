@@ -6,8 +6,8 @@ const fraudDesc = "Classification (as classify, same parameters), then a forgery
 	"PDF editor, as check_fake), copy_move (a region of the document repeated elsewhere on it pixel for pixel), splicing " +
 	"(a region carrying a JPEG block grid of its own: a piece of another picture pasted in, such as a field or a portrait), " +
 	"photo_box (the portrait's photo box, found by a face detector or where the classified type's form prints it, " +
-	"carrying a JPEG block grid other than the page's), mrz_mismatch (for types with a machine-readable zone: its check digits fail on " +
-	"a cleanly read zone, or a Russian internal passport's visual number or date disagrees with its valid zone). Each sign's confidence is a calibrated probability " +
+	"carrying a JPEG block grid other than the page's), mrz_mismatch (a Russian internal passport's visual number or " +
+	"date disagrees with its machine-readable zone whose check digits hold). Each sign's confidence is a calibrated probability " +
 	"that it marks a real tampering (fitted on the synthetic tampering set); the score combines the most confident sign " +
 	"of each type as 1 - prod(1 - confidence); the verdict is suspicious from a score of 0.5. fake and fake_reasons " +
 	"(check_fake's result) are always present."

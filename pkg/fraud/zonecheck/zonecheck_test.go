@@ -200,6 +200,7 @@ func TestRealdataUntouched(t *testing.T) {
 		checked++
 		if rd, err := c.rd.Read(ctx, page); err == nil && rd != nil {
 			zones++
+			t.Logf("%s: zone read with confidence %.3f, %d corrected, failed %v", row[0], rd.Confidence, rd.Corrected, rd.Failed())
 		}
 		fs, err := c.Check(ctx, page, docType)
 		if err != nil {
