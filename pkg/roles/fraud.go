@@ -46,12 +46,17 @@ func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDi
 	an, err := fraud.New("")
 	if err != nil {
 		d.Log.Error("forgery checks not available: fraud answers 503", "err", err)
-	} else if zc, closeZone, zerr := openZoneCheck(max(w.Concurrency, 1)); zerr != nil {
-		d.Log.Warn("machine-readable zone check not available (text models or Tesseract rus missing): mrz_mismatch is not checked", "err", zerr)
-	} else {
-		an.Zone = zc
-		defer closeZone()
 	}
+	// The zone check's text models and Tesseract load beside the stage's
+	// subscription, so the worker answers from its start; a request waits
+	// for the load, and without them mrz_mismatch is not checked.
+	zc := loadOptional(d.Log, "machine-readable zone check not available (text models or Tesseract rus missing): mrz_mismatch is not checked",
+		func() (*zoneCheck, error) { return openZoneCheck(max(w.Concurrency, 1)) })
+	defer func() {
+		if z, err := zc.get(context.Background()); err == nil {
+			z.close()
+		}
+	}()
 	h := func(ctx context.Context, req stages.MethodRequest) (json.RawMessage, error) {
 		switch {
 		case req.Method != "fraud":
@@ -59,7 +64,15 @@ func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDi
 		case an == nil:
 			return nil, apierr.Wrap(apierr.ModelNotLoaded, err, "Forgery checks not loaded: "+err.Error())
 		}
-		return checkFraud(ctx, d, an, req, tempDir)
+		a := an
+		if z, zerr := zc.get(ctx); zerr == nil {
+			withZone := *an
+			withZone.Zone = z.checker
+			a = &withZone
+		} else if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return checkFraud(ctx, d, a, req, tempDir)
 	}
 	probe := func() bus.Readiness {
 		if an == nil {
@@ -70,23 +83,29 @@ func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDi
 	return serveStage(ctx, d, c, w, stages.Fraud, h, probe)
 }
 
+// zoneCheck is the loaded zone check and what closes its models.
+type zoneCheck struct {
+	checker *zonecheck.Checker
+	close   func()
+}
+
 // openZoneCheck loads the PP-OCRv4 models (as openExtractor) and a
 // Tesseract `rus` pool of size engines for the zone check.
-func openZoneCheck(size int) (*zonecheck.Checker, func(), error) {
+func openZoneCheck(size int) (*zoneCheck, error) {
 	rt, err := onnxrt.Open(onnxrt.Options{})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	e, err := ppocr.Open(rt, "")
 	if err != nil {
 		_ = rt.Close()
-		return nil, nil, err
+		return nil, err
 	}
 	o, err := ocr.New(size, "rus")
 	if err != nil {
 		_ = e.Close()
 		_ = rt.Close()
-		return nil, nil, err
+		return nil, err
 	}
 	rd := mrz.NewReader(e)
 	x, err := extract.New(rd, o)
@@ -94,9 +113,9 @@ func openZoneCheck(size int) (*zonecheck.Checker, func(), error) {
 		o.Close()
 		_ = e.Close()
 		_ = rt.Close()
-		return nil, nil, err
+		return nil, err
 	}
-	return zonecheck.New(rd, x), func() { o.Close(); _ = e.Close(); _ = rt.Close() }, nil
+	return &zoneCheck{checker: zonecheck.New(rd, x), close: func() { o.Close(); _ = e.Close(); _ = rt.Close() }}, nil
 }
 
 // checkFraud classifies the stored input, decodes its pages as the cropper
