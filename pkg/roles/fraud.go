@@ -11,17 +11,12 @@ import (
 	"docsuite/pkg/config"
 	"docsuite/pkg/cropsvc"
 	"docsuite/pkg/decode"
-	"docsuite/pkg/extract"
 	"docsuite/pkg/fakecheck"
 	"docsuite/pkg/fraud"
 	"docsuite/pkg/fraud/zonecheck"
 	"docsuite/pkg/geom"
-	"docsuite/pkg/mrz"
-	"docsuite/pkg/ocr"
-	"docsuite/pkg/onnxrt"
 	"docsuite/pkg/params"
 	"docsuite/pkg/pipeline"
-	"docsuite/pkg/ppocr"
 	"docsuite/pkg/stages"
 )
 
@@ -89,33 +84,14 @@ type zoneCheck struct {
 	close   func()
 }
 
-// openZoneCheck loads the PP-OCRv4 models (as openExtractor) and a
-// Tesseract `rus` pool of size engines for the zone check.
+// openZoneCheck loads the extraction engine (openExtractor: PP-OCRv4 and
+// a Tesseract `rus` pool of size engines) for the zone check.
 func openZoneCheck(size int) (*zoneCheck, error) {
-	rt, err := onnxrt.Open(onnxrt.Options{})
+	ex, err := openExtractor(size)
 	if err != nil {
 		return nil, err
 	}
-	e, err := ppocr.Open(rt, "")
-	if err != nil {
-		_ = rt.Close()
-		return nil, err
-	}
-	o, err := ocr.New(size, "rus")
-	if err != nil {
-		_ = e.Close()
-		_ = rt.Close()
-		return nil, err
-	}
-	rd := mrz.NewReader(e)
-	x, err := extract.New(rd, o)
-	if err != nil {
-		o.Close()
-		_ = e.Close()
-		_ = rt.Close()
-		return nil, err
-	}
-	return &zoneCheck{checker: zonecheck.New(rd, x), close: func() { o.Close(); _ = e.Close(); _ = rt.Close() }}, nil
+	return &zoneCheck{checker: zonecheck.New(ex.zone, ex.x), close: ex.close}, nil
 }
 
 // checkFraud classifies the stored input, decodes its pages as the cropper

@@ -57,6 +57,7 @@ type RecognizeResponse struct {
 // holds open.
 type extractor struct {
 	x     *extract.Extractor
+	zone  *mrz.Reader // the zone reader x reads with
 	close func()
 }
 
@@ -79,14 +80,15 @@ func openExtractor(size int) (*extractor, error) {
 		_ = rt.Close()
 		return nil, err
 	}
-	x, err := extract.New(mrz.NewReader(e), o)
+	rd := mrz.NewReader(e)
+	x, err := extract.New(rd, o)
 	if err != nil {
 		o.Close()
 		_ = e.Close()
 		_ = rt.Close()
 		return nil, err
 	}
-	return &extractor{x: x, close: func() { o.Close(); _ = e.Close(); _ = rt.Close() }}, nil
+	return &extractor{x: x, zone: rd, close: func() { o.Close(); _ = e.Close(); _ = rt.Close() }}, nil
 }
 
 // normalizers are the outside references fields are normalised against:
