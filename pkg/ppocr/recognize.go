@@ -2,9 +2,7 @@ package ppocr
 
 import (
 	"context"
-	"fmt"
 	"image"
-	"math"
 )
 
 // RecHeight is the recognizer's input height.
@@ -59,55 +57,11 @@ type Line struct {
 // Recognize reads the single text line in region r (source coordinates)
 // of m, choosing at each step only among cs's characters.
 func (e *Engine) Recognize(ctx context.Context, m *Image, r image.Rectangle, cs Charset) (Line, error) {
-	r = r.Intersect(m.Bounds()).Sub(m.origin)
-	line := Line{Rect: r.Add(m.origin)}
-	if r.Dx() < 2 || r.Dy() < 2 {
-		return line, nil
-	}
-	w := int(math.Ceil(float64(RecHeight) * float64(r.Dx()) / float64(r.Dy())))
-	w = min(max(w, 16), maxRecWidth)
-	x := m.tensor(r, w, RecHeight, recMean, recStd)
-	out, shape, err := e.rec.Run(ctx, x, 1, 3, RecHeight, int64(w))
+	sp, err := e.RecognizeSteps(ctx, m, r, cs, 0)
 	if err != nil {
-		return line, fmt.Errorf("ppocr: recognize: %w", err)
+		return Line{Rect: r.Intersect(m.Bounds())}, err
 	}
-	if len(shape) != 3 || int(shape[2]) != len(e.chars)+1 {
-		return line, fmt.Errorf("ppocr: recognize: output shape %v, want [1 T %d]", shape, len(e.chars)+1)
-	}
-	steps, classes := int(shape[1]), int(shape[2])
-	prev := 0
-	sum := 0.0
-	runes := make([]rune, 0, steps)
-	for t := 0; t < steps; t++ {
-		row := out[t*classes : (t+1)*classes]
-		best, bp := 0, float32(-1)
-		if cs.classes == nil {
-			for k, p := range row {
-				if p > bp {
-					best, bp = k, p
-				}
-			}
-		} else {
-			for _, k := range cs.classes {
-				if row[k] > bp {
-					best, bp = k, row[k]
-				}
-			}
-		}
-		if best != 0 && best != prev {
-			c := Char{Rune: e.chars[best-1], Prob: float64(bp),
-				X: float64(line.Rect.Min.X) + (float64(t)+0.5)*float64(r.Dx())/float64(steps)}
-			line.Chars = append(line.Chars, c)
-			runes = append(runes, c.Rune)
-			sum += c.Prob
-		}
-		prev = best
-	}
-	line.Text = string(runes)
-	if len(line.Chars) > 0 {
-		line.Confidence = sum / float64(len(line.Chars))
-	}
-	return line, nil
+	return sp.Greedy(), nil
 }
 
 // ReadAll detects the text lines of img and reads each with cs.

@@ -60,6 +60,10 @@ func (e *Engine) RecognizeSteps(ctx context.Context, m *Image, r image.Rectangle
 	}
 	n := int(shape[2])
 	sp.Steps = int(shape[1])
+	if cs.classes == nil {
+		sp.P = out[:sp.Steps*n] // every class, in the model's order
+		return sp, nil
+	}
 	sp.P = make([]float32, sp.Steps*len(classes))
 	for t := 0; t < sp.Steps; t++ {
 		row := out[t*n : (t+1)*n]
