@@ -36,8 +36,9 @@ type FraudResponse struct {
 
 // Fraud serves the fraud stage until ctx ends: classification through the
 // crop, classify and orient stages, then the forgery signs of every
-// document found.
-func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDir string) error {
+// document found. The zone check's text models run on ONNX Runtime as m
+// configures it (threads, ALLOW_GPU); the other checks run on the CPU.
+func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, m config.Models, tempDir string) error {
 	an, err := fraud.New("")
 	if err != nil {
 		d.Log.Error("forgery checks not available: fraud answers 503", "err", err)
@@ -46,7 +47,7 @@ func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, tempDi
 	// subscription, so the worker answers from its start; a request waits
 	// for the load, and without them mrz_mismatch is not checked.
 	zc := loadOptional(d.Log, "machine-readable zone check not available (text models or Tesseract rus missing): mrz_mismatch is not checked",
-		func() (*zoneCheck, error) { return openZoneCheck(max(w.Concurrency, 1)) })
+		func() (*zoneCheck, error) { return openZoneCheck(m, d, max(w.Concurrency, 1)) })
 	defer func() {
 		if z, err := zc.get(context.Background()); err == nil {
 			z.close()
@@ -84,10 +85,11 @@ type zoneCheck struct {
 	close   func()
 }
 
-// openZoneCheck loads the extraction engine (openExtractor: PP-OCRv4 and
-// a Tesseract `rus` pool of size engines) for the zone check.
-func openZoneCheck(size int) (*zoneCheck, error) {
-	ex, err := openExtractor(size)
+// openZoneCheck loads the extraction engine (openExtractor: PP-OCRv4 on
+// ONNX Runtime as m configures it, and a Tesseract `rus` pool of size
+// engines) for the zone check.
+func openZoneCheck(m config.Models, d Deps, size int) (*zoneCheck, error) {
+	ex, err := openExtractor(m, d.Log, size)
 	if err != nil {
 		return nil, err
 	}

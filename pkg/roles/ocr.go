@@ -40,9 +40,10 @@ type FulltextResponse struct {
 // (fulltext) and data extraction (recognize: classification over the
 // stage workers, then each document's fields, normalised as e configures).
 // A missing engine answers 503 model_not_loaded naming what is missing,
-// never an invented field. An unreadable subdivision directory stops the
-// role at start.
-func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, e config.Extraction, tempDir string) error {
+// never an invented field. The extraction's text models run on ONNX
+// Runtime as m configures it (threads, ALLOW_GPU). An unreadable
+// subdivision directory stops the role at start.
+func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config.Models, e config.Extraction, tempDir string) error {
 	norm, err := openNormalizers(e)
 	if err != nil {
 		return err
@@ -65,7 +66,7 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, e config
 	extReady := make(chan struct{})
 	go func() {
 		defer close(extReady)
-		if ext, xerr = openExtractor(size); xerr != nil {
+		if ext, xerr = openExtractor(m, d.Log, size); xerr != nil {
 			d.Log.Error("data extraction not available: recognize answers 503", "err", xerr)
 		}
 	}()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"log/slog"
 	"net/url"
 	"slices"
 	"time"
@@ -61,24 +62,27 @@ type extractor struct {
 	close func()
 }
 
-// openExtractor loads the PP-OCRv4 models (ONNX Runtime from
-// $ONNXRUNTIME_LIB or the repository cache; models from
-// .cache/ocr-models/) and a Tesseract `rus` pool of size engines.
-func openExtractor(size int) (*extractor, error) {
-	rt, err := onnxrt.Open(onnxrt.Options{})
+// openExtractor loads the PP-OCRv4 models (models from
+// .cache/ocr-models/) and a Tesseract `rus` pool of size engines. ONNX
+// Runtime runs them as m configures it, as it runs the classifier: the
+// library ONNXRUNTIME_LIB, MODEL_THREADS intra-op threads a session, and
+// the CUDA provider when ALLOW_GPU is set and CUDA is present; each
+// session's provider is logged to log.
+func openExtractor(m config.Models, log *slog.Logger, size int) (*extractor, error) {
+	rt, err := onnxrt.Open(onnxrt.Options{Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: log})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("extraction engine: %w", err)
 	}
 	e, err := ppocr.Open(rt, "")
 	if err != nil {
 		_ = rt.Close()
-		return nil, err
+		return nil, fmt.Errorf("extraction engine: %w", err)
 	}
 	o, err := ocr.New(size, "rus")
 	if err != nil {
 		_ = e.Close()
 		_ = rt.Close()
-		return nil, err
+		return nil, fmt.Errorf("extraction engine: %w", err)
 	}
 	rd := mrz.NewReader(e)
 	x, err := extract.New(rd, o)

@@ -64,8 +64,10 @@ func run(ctx context.Context, cfg config.AllInOne, log *slog.Logger) error {
 	g.Go(func() error { return roles.Cropper(gctx, d, cfg.Common, cfg.Worker, cfg.Models, cfg.TempDir) })
 	g.Go(func() error { return roles.Classifier(gctx, d, cfg.Common, cfg.Worker, cfg.Models) })
 	g.Go(func() error { return roles.Orienter(gctx, d, cfg.Common, cfg.Worker, cfg.Models) })
-	g.Go(func() error { return roles.OCR(gctx, d, cfg.Common, cfg.Worker, cfg.Extraction, cfg.TempDir) })
-	g.Go(func() error { return roles.Fraud(gctx, d, cfg.Common, cfg.Worker, cfg.TempDir) })
+	g.Go(func() error {
+		return roles.OCR(gctx, d, cfg.Common, cfg.Worker, cfg.Models, cfg.Extraction, cfg.TempDir)
+	})
+	g.Go(func() error { return roles.Fraud(gctx, d, cfg.Common, cfg.Worker, cfg.Models, cfg.TempDir) })
 	g.Go(func() error {
 		return roles.Janitor(gctx, d, cfg.Common, time.Duration(cfg.JanitorInterval)*time.Second)
 	})

@@ -13,6 +13,6 @@ import (
 
 func main() {
 	cli.Exit(roles.StageRole("fraud", func(ctx context.Context, d roles.Deps, cfg config.Stage) error {
-		return roles.Fraud(ctx, d, cfg.Common, cfg.Worker, cfg.TempDir)
+		return roles.Fraud(ctx, d, cfg.Common, cfg.Worker, cfg.Models, cfg.TempDir)
 	}))
 }

@@ -13,6 +13,6 @@ import (
 
 func main() {
 	cli.Exit(roles.StageRole("ocr", func(ctx context.Context, d roles.Deps, cfg config.Stage) error {
-		return roles.OCR(ctx, d, cfg.Common, cfg.Worker, cfg.Extraction, cfg.TempDir)
+		return roles.OCR(ctx, d, cfg.Common, cfg.Worker, cfg.Models, cfg.Extraction, cfg.TempDir)
 	}))
 }
