@@ -31,12 +31,13 @@ func TestBounded(t *testing.T) {
 		"unknown xmp opens": rep("GIF89a", "<x:x"),
 		"zeros":             make([]byte, n),
 	}
+	k := newChecker(t)
 	for name, data := range cases {
 		var m0, m1 runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&m0)
 		start := time.Now()
-		Check(data)
+		k.Check(data)
 		took := time.Since(start)
 		runtime.ReadMemStats(&m1)
 		alloc := m1.TotalAlloc - m0.TotalAlloc

@@ -54,6 +54,9 @@
 // reported as a reason with an empty Editor without making the file fake,
 // since many producers write the two dates at different moments.
 //
+// The lists are read once, by New, into a Checker that the caller keeps
+// and shares; the package holds no mutable state of its own.
+//
 // Check is bounded: it walks a file's structure or scans its bytes once or
 // twice, decodes at most 4096 metadata items, decompresses at most 64
 // streams and 8 MiB in total, allocates no more than about the file's size
@@ -63,6 +66,7 @@ package fakecheck
 import (
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"strings"
 )
 
@@ -113,42 +117,49 @@ type dqtEntry struct {
 	Label  string `json:"label"`
 }
 
-var (
+// Checker looks for editor traces with the editor list (editors.json) and
+// the editors' JPEG quantization tables (dqt.json) it was built from.
+// Build one with New when the program starts and share it: Check is safe
+// for concurrent use.
+type Checker struct {
 	editors []editor
 	neutral []string
-	dqtSigs = map[string]dqtEntry{}
-)
+	dqt     map[string]dqtEntry
+}
 
-func init() {
+// New builds a Checker from the editor list and the quantization tables
+// embedded in the package.
+func New() (*Checker, error) {
 	var l struct {
 		Editors []editor `json:"editors"`
 		Neutral []string `json:"neutral"`
 	}
 	if err := json.Unmarshal(editorsJSON, &l); err != nil {
-		panic("fakecheck: editors.json: " + err.Error())
+		return nil, fmt.Errorf("fakecheck: read editors.json: %w", err)
 	}
-	editors, neutral = l.Editors, l.Neutral
 	var d struct {
 		Tables []dqtEntry `json:"tables"`
 	}
 	if err := json.Unmarshal(dqtJSON, &d); err != nil {
-		panic("fakecheck: dqt.json: " + err.Error())
+		return nil, fmt.Errorf("fakecheck: read dqt.json: %w", err)
 	}
+	k := &Checker{editors: l.Editors, neutral: l.Neutral, dqt: make(map[string]dqtEntry, len(d.Tables))}
 	for _, e := range d.Tables {
-		dqtSigs[e.Digest] = e
+		k.dqt[e.Digest] = e
 	}
+	return k, nil
 }
 
 // editorOf returns the canonical name of the editor a metadata value names,
 // or "" when it names none or names a neutral tool.
-func editorOf(value string) string {
+func (k *Checker) editorOf(value string) string {
 	v := strings.ToLower(value)
-	for _, n := range neutral {
+	for _, n := range k.neutral {
 		if hasWord(v, n) {
 			return ""
 		}
 	}
-	for _, e := range editors {
+	for _, e := range k.editors {
 		if !anyWord(v, e.Match) || anyWord(v, e.Except) {
 			continue
 		}
@@ -189,8 +200,8 @@ func isAlnum(c byte) bool  { return isLetter(c) || c >= '0' && c <= '9' }
 
 // Check inspects a file's bytes. It never fails: unreadable metadata
 // simply yields no reasons.
-func Check(data []byte) Result {
-	c := collector{budget: inflateBudget}
+func (k *Checker) Check(data []byte) Result {
+	c := collector{k: k, budget: inflateBudget}
 	switch {
 	case hasPrefix(data, "\xFF\xD8\xFF"):
 		c.jpeg(data)
@@ -217,6 +228,8 @@ func hasPrefix(b []byte, p string) bool {
 
 // collector gathers reasons without duplicates.
 type collector struct {
+	// k holds the editor list and quantization tables.
+	k       *Checker
 	reasons []Reason
 	// modified is set for a PDF saved again after its creation.
 	modified bool
@@ -259,7 +272,7 @@ func (c *collector) spend() bool {
 
 // value records a metadata value when it names an editor.
 func (c *collector) value(source, field, v string) {
-	if ed := editorOf(v); ed != "" {
+	if ed := c.k.editorOf(v); ed != "" {
 		c.add(source, field, v, ed)
 	}
 }

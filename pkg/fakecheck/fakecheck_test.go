@@ -10,7 +10,18 @@ import (
 	"unicode/utf16"
 )
 
+// newChecker builds the Checker of the embedded lists or stops the test.
+func newChecker(t testing.TB) *Checker {
+	t.Helper()
+	k, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
 func TestEditorOf(t *testing.T) {
+	k := newChecker(t)
 	cases := map[string]string{
 		"Adobe Photoshop 24.0 (Windows)":                     "Adobe Photoshop",
 		"Adobe Photoshop CS6 (Macintosh)":                    "Adobe Photoshop",
@@ -50,7 +61,7 @@ func TestEditorOf(t *testing.T) {
 		"":                                                   "",
 	}
 	for v, want := range cases {
-		if got := editorOf(v); got != want {
+		if got := k.editorOf(v); got != want {
 			t.Errorf("editorOf(%q) = %q, want %q", v, got, want)
 		}
 	}
@@ -175,9 +186,10 @@ func TestCheckBuilt(t *testing.T) {
 		{"pdf compressed xmp", pdfWith("/Metadata 4 0 R", "4 0 obj\n<< /Type /Metadata /Subtype /XML /Filter /FlateDecode >>\nstream\n"+string(deflate(xmp))+"\nendstream\nendobj\n"), true, "Krita", "CreatorTool"},
 		{"empty", nil, false, "", ""},
 	}
+	k := newChecker(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res := Check(tc.data)
+			res := k.Check(tc.data)
 			if res.Fake != tc.fake {
 				t.Errorf("Fake = %v, want %v; reasons %+v", res.Fake, tc.fake, res.Reasons)
 			}
@@ -234,7 +246,7 @@ func TestParsePDFDate(t *testing.T) {
 
 func TestValueCut(t *testing.T) {
 	long := "Adobe Photoshop " + strings.Repeat("ж", 300)
-	res := Check(tiffWith(map[uint16]string{0x0131: long}))
+	res := newChecker(t).Check(tiffWith(map[uint16]string{0x0131: long}))
 	if len(res.Reasons) != 1 || len(res.Reasons[0].Value) > maxValue || !strings.HasPrefix(res.Reasons[0].Value, "Adobe Photoshop") {
 		t.Fatalf("reasons %+v", res.Reasons)
 	}

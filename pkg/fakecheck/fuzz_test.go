@@ -25,8 +25,9 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte("\x00\x00\x00\x18ftypheic\x00\x00\x00\x00Exif\x00\x00MM\x00*\x00\x00\x00\x08"))
 	f.Add([]byte("RIFF\x10\x00\x00\x00WEBPEXIF\x04\x00\x00\x00II*\x00"))
 	f.Add([]byte("<x:xmpmeta xmp:CreatorTool='Canva'"))
+	k := newChecker(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		res := Check(data)
+		res := k.Check(data)
 		if !res.Fake {
 			return
 		}

@@ -77,7 +77,7 @@ func (c *collector) jpeg(data []byte) {
 		return
 	}
 	c.dqtKey = dqtDigest(dqt) + ":" + sub
-	if e, ok := dqtSigs[c.dqtKey]; ok {
+	if e, ok := c.k.dqt[c.dqtKey]; ok {
 		c.add("jpeg_quantization", "DQT", e.Label, e.Editor)
 	}
 }

@@ -27,9 +27,9 @@ var photoshopOnly = []string{"ColorMode", "ICCProfile", "History", "DocumentAnce
 var irbShared = []string{"IPTCDigest", "CopyrightFlag", "URL_List", "URL"}
 
 // exiftoolEditors returns the editors that the metadata ExifTool reads in
-// one file names, by the same editor list Check applies: an independent
-// reading of the same traces.
-func exiftoolEditors(tags map[string]any) []string {
+// one file names, by the same editor list k's Check applies: an
+// independent reading of the same traces.
+func exiftoolEditors(k *Checker, tags map[string]any) []string {
 	var eds []string
 	add := func(e string) {
 		if e != "" && !slices.Contains(eds, e) {
@@ -53,15 +53,15 @@ func exiftoolEditors(tags map[string]any) []string {
 		switch {
 		case slices.Contains(exiftoolFields, name):
 			for _, s := range values {
-				add(editorOf(s))
+				add(k.editorOf(s))
 			}
 			if group == "Photoshop" && name == "WriterName" {
 				writer = values[0]
 			}
 		case group == "Ducky":
-			add(editorOf("Adobe Photoshop"))
+			add(k.editorOf("Adobe Photoshop"))
 		case group == "XMP-photoshop" && slices.Contains(photoshopOnly, name):
-			add(editorOf("Adobe Photoshop"))
+			add(k.editorOf("Adobe Photoshop"))
 		}
 		if group == "Photoshop" && !slices.Contains(irbShared, name) {
 			irb = true
@@ -71,7 +71,7 @@ func exiftoolEditors(tags map[string]any) []string {
 		if writer == "" {
 			writer = "Adobe Photoshop"
 		}
-		add(editorOf(writer))
+		add(k.editorOf(writer))
 	}
 	slices.Sort(eds)
 	return eds
@@ -99,6 +99,7 @@ func TestRealdataAgreesWithExifTool(t *testing.T) {
 	if err := json.Unmarshal(out, &files); err != nil {
 		t.Fatalf("exiftool output: %v", err)
 	}
+	k := newChecker(t)
 	cameras, flagged := 0, 0
 	for _, tags := range files {
 		path := fmt.Sprint(tags["SourceFile"])
@@ -107,8 +108,8 @@ func TestRealdataAgreesWithExifTool(t *testing.T) {
 			t.Fatal(err)
 		}
 		rel, _ := filepath.Rel(realdata, path)
-		want := exiftoolEditors(tags)
-		res := Check(data)
+		want := exiftoolEditors(k, tags)
+		res := k.Check(data)
 		var got []string
 		for _, r := range res.Reasons {
 			if r.Editor != "" && !slices.Contains(got, r.Editor) {

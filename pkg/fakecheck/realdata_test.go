@@ -39,13 +39,14 @@ func TestRealdata(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	k := newChecker(t)
 	flagged, withReasons := 0, 0
 	for _, p := range files {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := Check(data)
+		res := k.Check(data)
 		rel, _ := filepath.Rel(realdata, p)
 		if len(res.Reasons) > 0 {
 			withReasons++

@@ -104,6 +104,7 @@ func TestWithTools(t *testing.T) {
 	if _, err := exec.LookPath("exiftool"); err != nil {
 		t.Skip("exiftool is not installed")
 	}
+	k := newChecker(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -115,7 +116,7 @@ func TestWithTools(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := Check(data)
+			res := k.Check(data)
 			if res.Fake != tc.fake {
 				t.Errorf("Fake = %v, want %v; reasons %+v", res.Fake, tc.fake, res.Reasons)
 			}
@@ -169,6 +170,7 @@ func compareDigests(t *testing.T, files []string) {
 	if err != nil && len(out) == 0 {
 		t.Fatalf("exiftool: %v", err)
 	}
+	k := newChecker(t)
 	compared := 0
 	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
 		path, want, ok := strings.Cut(line, "\t")
@@ -179,7 +181,7 @@ func compareDigests(t *testing.T, files []string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := collector{budget: inflateBudget}
+		c := collector{k: k, budget: inflateBudget}
 		c.jpeg(data)
 		got := c.dqtKey
 		if !strings.Contains(want, ":") {

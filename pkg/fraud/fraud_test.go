@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"docsuite/pkg/fakecheck"
 	"docsuite/pkg/testutil"
 )
 
@@ -79,6 +78,7 @@ func TestMetadataSign(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fc := newMetaChecker(t)
 	coords := [][2]int{{0, 0}, {300, 0}, {0, 200}, {300, 200}}
 	cases := []struct {
 		file   string
@@ -93,7 +93,7 @@ func TestMetadataSign(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			signs := an.Metadata(fakecheck.Check(data), coords)
+			signs := an.Metadata(fc.Check(data), coords)
 			if c.editor == "" {
 				if len(signs) != 0 {
 					t.Fatalf("sign on a plain file: %+v", signs)

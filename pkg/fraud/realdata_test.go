@@ -34,17 +34,27 @@ func isDjVu(data []byte) bool {
 	return err == nil && f == decode.DJVU
 }
 
+// newMetaChecker builds check_fake's metadata checker or stops the test.
+func newMetaChecker(t testing.TB) *fakecheck.Checker {
+	t.Helper()
+	fc, err := fakecheck.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fc
+}
+
 // checkFile runs every check on the first pages of a file, each page as
 // one document of type docType, and returns the results.
-func checkFile(t *testing.T, an *Analyzer, data []byte, docType string) []Result {
-	res, _ := checkFileMargin(t, an, data, docType)
+func checkFile(t *testing.T, an *Analyzer, fc *fakecheck.Checker, data []byte, docType string) []Result {
+	res, _ := checkFileMargin(t, an, fc, data, docType)
 	return res
 }
 
 // checkFileMargin is checkFile that also returns the strongest splicing
 // candidate of the pages at a tenth of the reporting threshold, to show
 // how far genuine files stay below it.
-func checkFileMargin(t *testing.T, an *Analyzer, data []byte, docType string) ([]Result, float64) {
+func checkFileMargin(t *testing.T, an *Analyzer, fc *fakecheck.Checker, data []byte, docType string) ([]Result, float64) {
 	t.Helper()
 	ctx := context.Background()
 	doc, err := decode.Open(ctx, data, decode.Options{DPI: 150, Quality: 90, PDFRawImages: true, AutoPDFRawImages: true, MaxPages: 100, MaxPixels: 100e6})
@@ -52,7 +62,7 @@ func checkFileMargin(t *testing.T, an *Analyzer, data []byte, docType string) ([
 		t.Fatal(err)
 	}
 	defer doc.Close()
-	meta := fakecheck.Check(data)
+	meta := fc.Check(data)
 	var out []Result
 	margin := 0.0
 	for i := 0; i < min(doc.Pages(), 3); i++ {
@@ -120,6 +130,7 @@ func TestRealScanTampered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fc := newMetaChecker(t)
 	cases := []struct {
 		name     string
 		data     []byte
@@ -134,7 +145,7 @@ func TestRealScanTampered(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := checkFile(t, an, c.data, "passport_main")[0]
+			r := checkFile(t, an, fc, c.data, "passport_main")[0]
 			if r.Verdict != c.verdict {
 				t.Fatalf("verdict %s (score %v, signs %+v), want %s", r.Verdict, r.Score, r.Signs, c.verdict)
 			}
@@ -185,6 +196,7 @@ func TestRealdataUntouched(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fc := newMetaChecker(t)
 	files, clean, meta, pixel := 0, 0, 0, 0
 	strongest, strongestFile := 0.0, ""
 	for _, row := range rows[1:] {
@@ -198,7 +210,7 @@ func TestRealdataUntouched(t *testing.T) {
 		files++
 		bad := ""
 		docType, _, _ := strings.Cut(row[4], ";")
-		results, margin := checkFileMargin(t, an, data, docType)
+		results, margin := checkFileMargin(t, an, fc, data, docType)
 		if margin > strongest {
 			strongest, strongestFile = margin, row[0]
 		}

@@ -8,6 +8,7 @@ package gateway
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/bus"
 	"docsuite/pkg/config"
+	"docsuite/pkg/fakecheck"
 	"docsuite/pkg/pipeline"
 	"docsuite/pkg/store"
 	"docsuite/pkg/tasks"
@@ -58,10 +60,14 @@ func New(ctx context.Context, cfg config.Gateway, nc *nats.Conn, st store.Store,
 	if err != nil {
 		return nil, err
 	}
+	fc, err := fakecheck.New()
+	if err != nil {
+		return nil, fmt.Errorf("gateway: check_fake: %w", err)
+	}
 	s := &Server{
 		cfg: cfg, log: log, nc: nc, store: st, queue: q, auth: auth, license: lic,
 		pipe: pipeline.New(nc, st, pipeline.Limits{MaxPages: cfg.MaxPages, MaxPixels: cfg.MaxPixels,
-			PageParallel: cfg.PageParallel}, stageMetrics),
+			PageParallel: cfg.PageParallel}, stageMetrics, fc),
 		inflight: make(chan struct{}, cfg.MaxInFlight),
 		metrics:  newMetrics(reg),
 	}

@@ -8,6 +8,7 @@ package pipeline
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -39,17 +40,19 @@ type Runner struct {
 	store   store.Store
 	limits  Limits
 	metrics *bus.Metrics
+	fake    *fakecheck.Checker
 }
 
-// New builds a Runner; metrics may be nil.
-func New(nc *nats.Conn, st store.Store, l Limits, m *bus.Metrics) *Runner {
+// New builds a Runner; metrics may be nil. fc answers check_fake=true; a
+// Runner built without one (nil) fails a request that asks for it.
+func New(nc *nats.Conn, st store.Store, l Limits, m *bus.Metrics, fc *fakecheck.Checker) *Runner {
 	if l.PageParallel <= 0 {
 		l.PageParallel = 4
 	}
 	if l.DocParallel <= 0 {
 		l.DocParallel = 8
 	}
-	return &Runner{nc: nc, store: st, limits: l, metrics: m}
+	return &Runner{nc: nc, store: st, limits: l, metrics: m, fake: fc}
 }
 
 // Input is a stored file to process.
@@ -66,16 +69,14 @@ type Progress func(done, total int)
 func (r *Runner) Classify(ctx context.Context, in Input, p params.Classify, progress Progress) (*ClassifyResponse, error) {
 	resp := NewClassifyResponse(in.TaskID, p.TaskTags)
 	if p.CheckFake {
+		if r.fake == nil {
+			return nil, errors.New("pipeline: check_fake asked of a runner built without a metadata checker")
+		}
 		data, err := r.store.Get(ctx, in.InputKey)
 		if err != nil {
 			return nil, fmt.Errorf("pipeline: read input for check_fake: %w", err)
 		}
-		res := fakecheck.Check(data)
-		fake := res.Fake
-		resp.Fake = &fake
-		for _, reason := range res.Reasons {
-			resp.FakeReasons = append(resp.FakeReasons, FakeReason{Source: reason.Source, Field: reason.Field, Value: reason.Value, Editor: reason.Editor})
-		}
+		resp.SetFake(r.fake.Check(data))
 	}
 	pages, err := r.cropPages(ctx, in, p, progress)
 	if err != nil {

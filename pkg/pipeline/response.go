@@ -1,5 +1,7 @@
 package pipeline
 
+import "docsuite/pkg/fakecheck"
+
 // Document is the document object of a classification item.
 type Document struct {
 	Type       string   `json:"type"`
@@ -45,6 +47,16 @@ type ClassifyResponse struct {
 	Errno       int          `json:"errno"`
 	Traceback   *string      `json:"traceback"`
 	Detail      []any        `json:"detail"`
+}
+
+// SetFake fills fake and fake_reasons from check_fake's result.
+func (r *ClassifyResponse) SetFake(res fakecheck.Result) {
+	fake := res.Fake
+	r.Fake = &fake
+	r.FakeReasons = nil
+	for _, reason := range res.Reasons {
+		r.FakeReasons = append(r.FakeReasons, FakeReason{Source: reason.Source, Field: reason.Field, Value: reason.Value, Editor: reason.Editor})
+	}
 }
 
 // NewClassifyResponse returns an empty successful response for a task, as

@@ -39,6 +39,10 @@ type FraudResponse struct {
 // document found. The zone check's text models run on ONNX Runtime as m
 // configures it (threads, ALLOW_GPU); the other checks run on the CPU.
 func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, m config.Models, tempDir string) error {
+	meta, err := fakecheck.New()
+	if err != nil {
+		return fmt.Errorf("fraud: %w", err)
+	}
 	an, err := fraud.New("")
 	if err != nil {
 		d.Log.Error("forgery checks not available: fraud answers 503", "err", err)
@@ -68,7 +72,7 @@ func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, m conf
 		} else if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return checkFraud(ctx, d, a, req, tempDir)
+		return checkFraud(ctx, d, a, meta, req, tempDir)
 	}
 	probe := func() bus.Readiness {
 		if an == nil {
@@ -97,14 +101,15 @@ func openZoneCheck(m config.Models, d Deps, size int) (*zoneCheck, error) {
 }
 
 // checkFraud classifies the stored input, decodes its pages as the cropper
-// did and checks every document.
-func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, req stages.MethodRequest, tempDir string) (json.RawMessage, error) {
+// did and checks every document. The file's metadata is checked once, by
+// fc, for check_fake's top-level result and the editor_metadata sign.
+func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, fc *fakecheck.Checker, req stages.MethodRequest, tempDir string) (json.RawMessage, error) {
 	var p params.Classify
 	if raw, err := json.Marshal(req.Params); err == nil {
 		_ = json.Unmarshal(raw, &p)
 	}
-	p.CheckFake = true // the metadata result is part of every fraud answer
-	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels}, d.Stages)
+	p.CheckFake = false // checked below: the metadata result is part of every fraud answer
+	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels}, d.Stages, nil)
 	cls, err := run.Classify(ctx, pipeline.Input{TaskID: req.TaskID, InputKey: req.InputKey, Size: req.Size}, p, nil)
 	if err != nil {
 		return nil, err
@@ -113,7 +118,8 @@ func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, req stages.Meth
 	if err != nil {
 		return nil, apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
 	}
-	meta := fakecheck.Check(data)
+	meta := fc.Check(data)
+	cls.SetFake(meta)
 	format, _ := decode.Sniff(data)
 	src := fraud.Source{SharedShapes: format == decode.DJVU}
 	doc, err := decode.Open(ctx, data, decode.Options{DPI: p.DPI, Quality: p.Quality, PDFRawImages: p.PDFRawImages,

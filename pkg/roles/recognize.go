@@ -163,7 +163,7 @@ func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, n no
 	}
 	cp.DPI, cp.Quality, cp.PDFRawImages, cp.AutoPDFRawImages = p.DPI, p.Quality, p.PDFRawImages, p.AutoPDFRawImages
 	cp.ReturnCrops = p.ReturnCrops
-	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels}, d.Stages)
+	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels}, d.Stages, nil)
 	cls, err := run.Classify(ctx, pipeline.Input{TaskID: req.TaskID, InputKey: req.InputKey, Size: req.Size}, cp, nil)
 	if err != nil {
 		return err

@@ -91,6 +91,10 @@ func run(ctx context.Context, w io.Writer, n int, seed uint64, fit bool, calPath
 	if err != nil {
 		return err
 	}
+	fc, err := fakecheck.New()
+	if err != nil {
+		return err
+	}
 	an.MinConfidence = 0
 	an.Splice.MinStrength = spliceMin
 	an.PhotoMinStrength = photoMin
@@ -99,7 +103,7 @@ func run(ctx context.Context, w io.Writer, n int, seed uint64, fit bool, calPath
 		return err
 	}
 	if fit {
-		fitSet, err := analyse(ctx, an, seed, n, workers)
+		fitSet, err := analyse(ctx, an, fc, seed, n, workers)
 		if err != nil {
 			return err
 		}
@@ -113,7 +117,7 @@ func run(ctx context.Context, w io.Writer, n int, seed uint64, fit bool, calPath
 		}
 		fmt.Fprintf(os.Stderr, "tamper: wrote %s\n", calPath)
 	}
-	test, err := analyse(ctx, an, seed+1, n, workers)
+	test, err := analyse(ctx, an, fc, seed+1, n, workers)
 	if err != nil {
 		return err
 	}
@@ -121,8 +125,9 @@ func run(ctx context.Context, w io.Writer, n int, seed uint64, fit bool, calPath
 	return nil
 }
 
-// analyse generates a set and runs the checks on every sample.
-func analyse(ctx context.Context, an *fraud.Analyzer, seed uint64, n, workers int) ([]result, error) {
+// analyse generates a set and runs the checks on every sample, the
+// metadata checked by fc.
+func analyse(ctx context.Context, an *fraud.Analyzer, fc *fakecheck.Checker, seed uint64, n, workers int) ([]result, error) {
 	mk, err := tamper.New(seed, nil)
 	if err != nil {
 		return nil, err
@@ -141,7 +146,7 @@ func analyse(ctx context.Context, an *fraud.Analyzer, seed uint64, n, workers in
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				r, err := one(ctx, an, mk, j.kind, j.i)
+				r, err := one(ctx, an, fc, mk, j.kind, j.i)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -171,7 +176,7 @@ func analyse(ctx context.Context, an *fraud.Analyzer, seed uint64, n, workers in
 
 // one makes and checks one sample; a scene without room for the kind of
 // tampering is tried with the next index.
-func one(ctx context.Context, an *fraud.Analyzer, mk *tamper.Maker, kind string, i int) (*result, error) {
+func one(ctx context.Context, an *fraud.Analyzer, fc *fakecheck.Checker, mk *tamper.Maker, kind string, i int) (*result, error) {
 	var s *tamper.Sample
 	var err error
 	for k := 0; k < 5; k++ {
@@ -195,7 +200,7 @@ func one(ctx context.Context, an *fraud.Analyzer, mk *tamper.Maker, kind string,
 		return nil, err
 	}
 	start := time.Now()
-	signs := an.Metadata(fakecheck.Check(s.JPEG), s.Doc.Quad.Ints())
+	signs := an.Metadata(fc.Check(s.JPEG), s.Doc.Quad.Ints())
 	pix, err := an.Document(ctx, page, s.Doc.Quad, s.Doc.Rotation, fraud.Source{Type: s.Doc.Type})
 	if err != nil {
 		return nil, err

@@ -18,6 +18,10 @@ func TestMake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fc, err := fakecheck.New()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, kind := range Kinds {
 		t.Run(kind, func(t *testing.T) {
 			s, err := mk.Make(context.Background(), 1, kind)
@@ -43,7 +47,7 @@ func TestMake(t *testing.T) {
 				t.Errorf("copy from %v to %v", s.Source, s.Box)
 			}
 			// only the editor re-save carries an editor's trace
-			if fake := fakecheck.Check(s.JPEG).Fake; fake != (kind == EditorResave) {
+			if fake := fc.Check(s.JPEG).Fake; fake != (kind == EditorResave) {
 				t.Errorf("editor trace %v on a %s sample", fake, kind)
 			}
 		})
