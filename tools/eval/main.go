@@ -67,7 +67,15 @@ func run() error {
 		return err
 	}
 	if *realDir != "" {
-		md = seeAlso + md
+		docs := "docs"
+		if *out != "" {
+			docs = filepath.Dir(*out)
+		}
+		sec, err := fraudSection(docs)
+		if err != nil {
+			return err
+		}
+		md = seeAlso + md + sec
 	}
 	if *out == "" {
 		fmt.Print(md)
