@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"image"
+	"image/draw"
+	"image/jpeg"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"docsuite/pkg/synth/tamper"
@@ -13,7 +18,9 @@ import (
 // TestFraudFindsForgeries sends factory documents through
 // /pipelines/run/fraud: an untouched photo comes back clean, one with a
 // region copied onto itself and one re-saved by an editor come back
-// suspicious with the right sign, the copy where it was made.
+// suspicious with the right sign, the copy where it was made. Where the
+// shared real data is present it does the same with a real passport scan
+// (the "done when"), with the request's defaults.
 func TestFraudFindsForgeries(t *testing.T) {
 	testutil.Need(t, "exiftool")
 	mk, err := tamper.New(5, nil)
@@ -36,38 +43,117 @@ func TestFraudFindsForgeries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			status, body := in.post(t, "/pipelines/run/fraud", "image", s.JPEG)
-			if status != http.StatusOK {
-				t.Fatalf("fraud: %d %v", status, body)
+			if n := expectFraud(t, in, s.JPEG, c.verdict, c.sign, s.Box, s.Source); n != 1 {
+				t.Errorf("%d documents, want 1", n)
 			}
-			if _, ok := body["fake"].(bool); !ok {
-				t.Errorf("fake (check_fake's result) missing: %v", body["fake"])
-			}
-			items, _ := body["items"].([]any)
-			if len(items) != 1 {
-				t.Fatalf("%d documents, want 1: %v", len(items), body)
-			}
-			fr, _ := items[0].(map[string]any)["fraud"].(map[string]any)
-			if fr["verdict"] != c.verdict {
-				t.Fatalf("verdict %v (score %v, signs %v), want %s", fr["verdict"], fr["score"], fr["signs"], c.verdict)
-			}
-			if c.sign == "" {
-				return
-			}
-			signs, _ := fr["signs"].([]any)
-			for _, v := range signs {
-				sg := v.(map[string]any)
-				if sg["type"] != c.sign {
-					continue
-				}
-				if c.sign == "copy_move" && !overlapsEither(sg["coords"].([]any), s.Box, s.Source) {
-					t.Fatalf("copy_move at %v, the copy was made from %v to %v", sg["coords"], s.Source, s.Box)
-				}
-				return
-			}
-			t.Fatalf("no %s sign: %v", c.sign, signs)
 		})
 	}
+	t.Run("real scan", func(t *testing.T) { realScanForgeries(t, in) })
+}
+
+// realScanForgeries forges a real scan of a Russian passport spread
+// (qualityBase, 1523x2072) three ways and expects each forgery found
+// where it was made, and the untouched scan clean.
+func realScanForgeries(t *testing.T, in *instance) {
+	data := realFile(t, qualityBase)
+	img, err := jpeg.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "edited.jpg"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Run(t, dir, "exiftool", "-q", "-overwrite_original", "-Software=Adobe Photoshop 2024", "edited.jpg")
+	resaved, err := os.ReadFile(filepath.Join(dir, "edited.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The date-of-birth line onto the lower page's blank foot, and the
+	// issuing office's stamp onto the photo page's names, each saved at
+	// quality 92 as an editor would.
+	dob, dobTo := image.Rect(685, 1326, 1218, 1471), image.Pt(121, 1699)
+	stamp, stampTo := image.Rect(506, 466, 876, 804), image.Pt(1000, 1150)
+	cases := []struct {
+		name, verdict, sign string
+		data                []byte
+		copy, source        image.Rectangle // the sign must overlap one; empty: anywhere
+	}{
+		{"untouched", "clean", "", data, image.Rectangle{}, image.Rectangle{}},
+		{"date line copied", "suspicious", "copy_move", copyRegion(t, img, dob, dobTo), dob.Add(dobTo.Sub(dob.Min)), dob},
+		{"stamp copied", "suspicious", "copy_move", copyRegion(t, img, stamp, stampTo), stamp.Add(stampTo.Sub(stamp.Min)), stamp},
+		{"re-saved by an editor", "suspicious", "editor_metadata", resaved, image.Rectangle{}, image.Rectangle{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			expectFraud(t, in, c.data, c.verdict, c.sign, c.copy, c.source)
+		})
+	}
+}
+
+// copyRegion returns img as a JPEG of quality 92 with the pixels of src
+// copied to the point to.
+func copyRegion(t *testing.T, img image.Image, src image.Rectangle, to image.Point) []byte {
+	t.Helper()
+	b := img.Bounds()
+	out := image.NewRGBA(b)
+	draw.Draw(out, b, img, b.Min, draw.Src)
+	draw.Draw(out, image.Rectangle{Min: to, Max: to.Add(src.Size())}, img, src.Min, draw.Src)
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, out, &jpeg.Options{Quality: 92}); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// expectFraud posts data to /pipelines/run/fraud and expects one of the
+// documents found to have the verdict (every document when it is clean)
+// with a sign of the given type; a copy_move sign must overlap the copy
+// or its source. It returns how many documents were found.
+func expectFraud(t *testing.T, in *instance, data []byte, verdict, sign string, copied, source image.Rectangle) int {
+	t.Helper()
+	status, body := in.post(t, "/pipelines/run/fraud", "image", data)
+	if status != http.StatusOK {
+		t.Fatalf("fraud: %d %v", status, body)
+	}
+	if _, ok := body["fake"].(bool); !ok {
+		t.Errorf("fake (check_fake's result) missing: %v", body["fake"])
+	}
+	items, _ := body["items"].([]any)
+	if len(items) == 0 {
+		t.Fatalf("no document found: %v", body)
+	}
+	var seen []any
+	for _, it := range items {
+		doc, _ := it.(map[string]any)["document"].(map[string]any)
+		fr, _ := it.(map[string]any)["fraud"].(map[string]any)
+		seen = append(seen, map[string]any{"type": doc["type"], "coords": doc["coords"], "fraud": fr})
+		if sign == "" {
+			if fr["verdict"] != verdict {
+				t.Fatalf("verdict %v (score %v, signs %v) on the %v at %v, want %s", fr["verdict"], fr["score"], fr["signs"], doc["type"], doc["coords"], verdict)
+			}
+			continue
+		}
+		if fr["verdict"] != verdict {
+			continue
+		}
+		signs, _ := fr["signs"].([]any)
+		for _, v := range signs {
+			sg := v.(map[string]any)
+			if sg["type"] != sign {
+				continue
+			}
+			if sign == "copy_move" && !overlapsEither(sg["coords"].([]any), copied, source) {
+				t.Fatalf("copy_move at %v, the copy was made from %v to %v", sg["coords"], source, copied)
+			}
+			t.Logf("%s %v at %v: %v", sign, sg["confidence"], sg["coords"], sg["message"])
+			return len(items)
+		}
+	}
+	if sign != "" {
+		t.Fatalf("no %s %s sign; documents: %v", verdict, sign, seen)
+	}
+	return len(items)
 }
 
 // overlapsEither reports whether the sign's corners enclose a box that
