@@ -3,7 +3,8 @@
 # docnet (type + orientation) trained on them with Debian's PyTorch (CPU),
 # calibrated, exported to ONNX and recorded in models/manifest.json; then
 # cropnet (neural cropper) trained on whole factory scenes (block at the end).
-#   CROP_MINUTES=45 CROP_THREADS=1 scripts/models.sh  cropnet's budget
+#   CROP_MINUTES=55 CROP_THREADS=2 scripts/models.sh  cropnet's budget (default
+#                                                     55 minutes on every core)
 #   scripts/models.sh            data under .cache/train (kept between runs)
 #   MINUTES=40 scripts/models.sh a longer training budget
 #   THREADS=1 scripts/models.sh  leave cores to other work (default: all)
@@ -37,8 +38,10 @@ nice /usr/bin/python3 scripts/train_docnet.py --train "$data/train" --train "$da
 	--data-note "tools/synth -crops -crop-size 256 -size 1000: train 2x3600 upright scenes (seeds 101, 102), val 250 (seed 202), test 300 (seed 303)"
 
 # cropnet, the neural cropper's segmentation network: whole factory scenes
-# (448 px, shrunk to 256 by the script), one thread, at most CROP_MINUTES.
-crop_minutes="${CROP_MINUTES:-45}"
+# (448 px, shrunk to 256 by the script), at most CROP_MINUTES. Progress is
+# saved in $data/cropnet.ckpt: a run that was stopped resumes there (delete
+# the file to train from the start).
+crop_minutes="${CROP_MINUTES:-55}"
 make_scenes() { # name scenes seed [flags]
 	local name=$1 n=$2 seed=$3
 	shift 3
@@ -54,5 +57,6 @@ make_scenes crop-train 4000 4401
 make_scenes crop-train2 3000 4402 -min-docs 2
 make_scenes crop-val 200 4403
 nice /usr/bin/python3 scripts/train_cropnet.py --train "$data/crop-train" --train "$data/crop-train2" --val "$data/crop-val" \
-	--out models --steps 2400 --batch 12 --crop 192 --threads "${CROP_THREADS:-1}" --max-minutes "$crop_minutes" \
+	--out models --steps 40000 --batch 12 --crop 192 --threads "${CROP_THREADS:-$threads}" --max-minutes "$crop_minutes" \
+	--checkpoint "$data/cropnet.ckpt" \
 	--data-note "tools/synth -size 448: train 4000 scenes (seed 4401) + 3000 scenes with 2..4 documents (seed 4402, -min-docs 2), val 200 (seed 4403)"

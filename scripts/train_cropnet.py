@@ -12,7 +12,12 @@ quadrilateral to each and refines it at full resolution.
 
 Training runs for --steps steps or --max-minutes, whichever ends first; the
 learning rate follows a cosine over whichever of the two is further along,
-so a slower machine still ends on a decayed rate.
+so a slower machine still ends on a decayed rate. With --checkpoint the
+network, the optimiser and the progress are saved every 500 steps and at
+the end, and a run started again with the same --checkpoint resumes where
+the last one stopped (its time budget counts the time already spent).
+Tensors are kept channels-last: PyTorch's CPU convolutions run the
+depthwise layers about 1.7 times faster that way.
 """
 
 import argparse
@@ -45,6 +50,9 @@ def parse_args():
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--max-minutes", type=float, default=45)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--widths", default="16,32,64,128,192",
+                   help="encoder widths at strides 2..32 (train_cropnet_model.CropNet)")
+    p.add_argument("--checkpoint", default="", help="save progress here every 500 steps; resume from it if present")
     p.add_argument("--data-note", default="", help="how the scenes were made, for the manifest")
     return p.parse_args()
 
@@ -69,7 +77,7 @@ def evaluate(net, scenes, batch=16):
     with torch.no_grad():
         for s in range(0, len(scenes), batch):
             x, y = data.batch(scenes, range(s, min(s + batch, len(scenes))), rng, augment=False)
-            p = net(torch.from_numpy(x)).numpy() > 0.5
+            p = net(torch.from_numpy(x).contiguous(memory_format=torch.channels_last)).numpy() > 0.5
             y = y > 0.5
             ti += np.logical_and(p[:, 0], y[:, 0]).sum()
             ui += np.logical_or(p[:, 0], y[:, 0]).sum()
@@ -80,12 +88,28 @@ def evaluate(net, scenes, batch=16):
     return {"interior_iou": float(ti / max(ui, 1)), "boundary_f1": float(2 * tb / max(pb + gb, 1))}
 
 
+def save_checkpoint(path, net, opt, step, elapsed, rng):
+    """Writes the progress of a run atomically (see --checkpoint)."""
+    torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step, "elapsed": elapsed,
+                "rng": rng.bit_generator.state}, path + ".tmp")
+    os.replace(path + ".tmp", path)
+
+
 def train(net, scenes, val, args, log):
     rng = np.random.default_rng(args.seed)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
-    t0 = time.time()
+    step, spent = 0, 0.0
+    if args.checkpoint and os.path.exists(args.checkpoint):
+        ck = torch.load(args.checkpoint)
+        net.load_state_dict(ck["net"])
+        opt.load_state_dict(ck["opt"])
+        step, spent = ck["step"], ck["elapsed"]
+        rng.bit_generator.state = ck["rng"]
+        log(f"resumed from {args.checkpoint} at step {step} ({spent / 60:.1f} min spent)")
+    t0 = time.time() - spent
     budget = args.max_minutes * 60
-    step, run = 0, 0.0
+    run = 0.0
+    first = step
     while step < args.steps:
         progress = max(step / args.steps, (time.time() - t0) / budget)
         if progress >= 1:
@@ -96,22 +120,28 @@ def train(net, scenes, val, args, log):
             g["lr"] = args.lr * warm * 0.5 * (1 + np.cos(np.pi * progress))
         idx = rng.integers(0, len(scenes), size=args.batch)
         x, y = data.batch(scenes, idx, rng, crop=args.crop)
-        loss = loss_fn(net.logits(torch.from_numpy(x)), torch.from_numpy(y))
+        x = torch.from_numpy(x).contiguous(memory_format=torch.channels_last)
+        loss = loss_fn(net.logits(x), torch.from_numpy(y))
         opt.zero_grad()
         loss.backward()
         opt.step()
-        run = 0.98 * run + 0.02 * loss.item() if step else loss.item()
+        run = 0.98 * run + 0.02 * loss.item() if step > first else loss.item()
         step += 1
         if step % 100 == 0:
             log(f"step {step} loss {run:.4f} lr {opt.param_groups[0]['lr']:.5f} "
                 f"{(time.time() - t0) / step:.2f} s/step")
-        if step % 600 == 0:
+        if args.checkpoint and step % 500 == 0:
+            save_checkpoint(args.checkpoint, net, opt, step, time.time() - t0, rng)
+        if step % 2000 == 0:
             log(f"val {json.dumps(evaluate(net, val))}")
+    if args.checkpoint:
+        save_checkpoint(args.checkpoint, net, opt, step, time.time() - t0, rng)
     return step, time.time() - t0
 
 
 def export(net, path):
     net.eval()
+    net.to(memory_format=torch.contiguous_format)
     dummy = torch.zeros(1, 3, data.SIZE, data.SIZE)
     torch.onnx.export(net, dummy, path, opset_version=13, input_names=["image"], output_names=["masks"],
                       dynamic_axes={"image": {0: "batch"}, "masks": {0: "batch"}}, do_constant_folding=True)
@@ -141,7 +171,8 @@ def main():
     docs = sum(len(q) for _, q in scenes)
     log(f"train {len(scenes)} scenes ({docs} documents), val {len(val)}; loaded in {time.time() - t_start:.0f}s")
 
-    net = CropNet()
+    widths = tuple(int(v) for v in args.widths.split(","))
+    net = CropNet(widths).to(memory_format=torch.channels_last)
     params = sum(p.numel() for p in net.parameters())
     log(f"cropnet: {params} parameters, input {data.SIZE}x{data.SIZE}")
     steps, train_s = train(net, scenes, val, args, log)
@@ -175,7 +206,7 @@ def main():
         "training": {
             "seed": args.seed, "script": "scripts/train_cropnet.py", "steps": steps, "batch": args.batch, "crop": args.crop,
             "lr": args.lr, "threads": args.threads, "train_scenes": len(scenes), "train_documents": docs,
-            "val_scenes": len(val), "parameters": int(params), "boundary_width_px": data.BOUNDARY_WIDTH,
+            "val_scenes": len(val), "parameters": int(params), "widths": list(widths), "boundary_width_px": data.BOUNDARY_WIDTH,
             "train_seconds": round(train_s), "torch": torch.__version__, "data": args.data_note,
         },
         "metrics": {"split": "val (synthetic, held out), pixels at 0.5",

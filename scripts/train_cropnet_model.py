@@ -50,7 +50,7 @@ class DS(nn.Module):
 class CropNet(nn.Module):
     """Encoder widths w0..w4 at strides 2, 4, 8, 16, 32... of the input."""
 
-    def __init__(self, widths=(16, 24, 48, 96, 128), full=8):
+    def __init__(self, widths=(16, 32, 64, 128, 192), full=8):
         super().__init__()
         w0, w1, w2, w3, w4 = widths
         self.full = conv_bn(3, full)  # 1/1, cheap edge features

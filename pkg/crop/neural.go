@@ -52,6 +52,12 @@ type NeuralOptions struct {
 	// interior, makes the page itself the one document (default 0.5): a
 	// scan or a tight crop, whose photo and text blocks are not documents.
 	PageFill float64
+	// PageSplit is the share of that interior the documents found must
+	// cover, together, for such a page to be several documents rather
+	// than one (default 0.9), none of them running to the frame: two
+	// cards filling most of a small table are two documents; the photo
+	// and text blocks of a scan are not.
+	PageSplit float64
 	// MergeFill is how well two touching pieces must together fill their
 	// enclosing quadrilateral to count as one document (default 0.9).
 	MergeFill float64
@@ -106,6 +112,9 @@ func (o NeuralOptions) withDefaults() NeuralOptions {
 	}
 	if o.PageFill <= 0 {
 		o.PageFill = 0.5
+	}
+	if o.PageSplit <= 0 {
+		o.PageSplit = 0.9
 	}
 	if o.MergeFill <= 0 {
 		o.MergeFill = 0.9

@@ -26,26 +26,46 @@ type region struct {
 // row-major; the page is the w x h block at the top-left) into document
 // quads: the candidates that pass the checks for size, shape, fill, score
 // and outline, largest first. A page whose interior covers PageFill of it
-// is one page-filling document (nil).
+// is one page-filling document (nil) unless the candidates that pass
+// account for PageSplit of that interior.
 func segment(interior, boundary []float32, size, w, h int, o NeuralOptions) []region {
 	cands, covered := netCandidates(interior, boundary, size, w, h, o)
-	if covered >= o.PageFill {
-		// The page is one document filling the frame (a scan, a tight
-		// crop): what lies inside it are its parts.
-		return nil
-	}
 	page := float64(w * h)
 	var out []region
+	var found float64
+	inside := true
 	for _, c := range cands {
 		if c.reject(o, page) == "" {
 			out = append(out, c.region)
+			found += c.area
+			inside = inside && clearOfFrame(c.quad, w, h)
 		}
+	}
+	if covered >= o.PageFill && (found < o.PageSplit*covered*page || !inside) {
+		// The page is one document filling the frame (a scan, a tight
+		// crop): what lies inside it are its parts. Documents that
+		// together make up the interior and stay clear of the frame (two
+		// cards side by side on a small table) are kept.
+		return nil
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].area > out[j].area })
 	if len(out) > o.MaxDocs {
 		out = out[:o.MaxDocs]
 	}
 	return out
+}
+
+// clearOfFrame reports whether every corner of q lies at least 1 % of the
+// page's longer side inside the w x h page: a block of a page-filling
+// scan runs to the frame, a document lying on a table does not.
+func clearOfFrame(q geom.Quad, w, h int) bool {
+	m := 0.01 * float64(max(w, h))
+	for _, p := range q {
+		if p.X < m || p.Y < m || p.X > float64(w)-m || p.Y > float64(h)-m {
+			return false
+		}
+	}
+	return true
 }
 
 // netCandidate is a region before the checks.

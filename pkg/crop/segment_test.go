@@ -187,3 +187,38 @@ func TestSegmentKeepsASpreadWhole(t *testing.T) {
 		t.Fatalf("got %v, want the spread %v as one document", got, spread)
 	}
 }
+
+// TestSegmentPageFill checks the page-filling rule: a page more than half
+// covered by interior is one document (nil) unless documents clear of the
+// frame make up that interior.
+func TestSegmentPageFill(t *testing.T) {
+	const size = 256
+	cases := []struct {
+		name string
+		docs []geom.Quad
+		// split, when set, draws an outline across the first document
+		// (a line printed on a scan that the network takes for an edge).
+		split bool
+		want  int
+	}{
+		{name: "two cards filling a small table", docs: []geom.Quad{rotRect(128, 66, 236, 118, 0), rotRect(128, 190, 236, 118, 0)}, want: 2},
+		{name: "two pages side by side", docs: []geom.Quad{rotRect(66, 128, 118, 236, 1), rotRect(190, 128, 118, 236, -1)}, want: 2},
+		{name: "a scan cut in two by a printed line", docs: []geom.Quad{rotRect(128, 128, 256, 256, 0)}, split: true, want: 0},
+		{name: "a scan filling the frame", docs: []geom.Quad{rotRect(128, 128, 256, 256, 0)}, want: 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in, bd := drawMaps(size, tc.docs)
+			if tc.split {
+				for x := range size {
+					for y := 170; y < 173; y++ {
+						bd[y*size+x] = 1
+					}
+				}
+			}
+			if got := segment(in, bd, size, size, size, NeuralOptions{}.withDefaults()); len(got) != tc.want {
+				t.Errorf("found %d documents, want %d: %v", len(got), tc.want, got)
+			}
+		})
+	}
+}
