@@ -6,13 +6,13 @@
 #   CROP_MINUTES=55 CROP_THREADS=2 scripts/models.sh  cropnet's budget (default
 #                                                     55 minutes on every core)
 #   scripts/models.sh            data under .cache/train (kept between runs)
-#   MINUTES=40 scripts/models.sh a longer training budget
+#   MINUTES=60 scripts/models.sh a longer docnet budget (default 40; 30 epochs take about 20)
 #   THREADS=1 scripts/models.sh  leave cores to other work (default: all)
 # The data is made once per seed; delete .cache/train to remake it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=.cache/train
-minutes="${MINUTES:-30}"
+minutes="${MINUTES:-40}"
 threads="${THREADS:-$(nproc)}"
 mkdir -p "$data" bin
 go build -o bin/synth ./tools/synth
@@ -34,7 +34,7 @@ make_set train2 3600 102 -turn 0 -mirror 0
 make_set val 250 202
 make_set test 300 303
 nice /usr/bin/python3 scripts/train_docnet.py --train "$data/train" --train "$data/train2" --val "$data/val" \
-	--test "$data/test" --out models --size 96 --epochs 12 --threads "$threads" --max-minutes "$minutes" \
+	--test "$data/test" --out models --size 96 --epochs 30 --threads "$threads" --max-minutes "$minutes" \
 	--data-note "tools/synth -crops -crop-size 256 -size 1000: train 2x3600 upright scenes (seeds 101, 102), val 250 (seed 202), test 300 (seed 303)"
 
 # cropnet, the neural cropper's segmentation network: whole factory scenes
