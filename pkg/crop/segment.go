@@ -27,7 +27,7 @@ type region struct {
 // quads: the candidates that pass the checks for size, shape, fill, score
 // and outline, largest first. A page whose interior covers PageFill of it
 // is one page-filling document (nil) unless the candidates that pass
-// account for PageSplit of that interior.
+// account for PageSplit of that interior and none runs to the frame.
 func segment(interior, boundary []float32, size, w, h int, o NeuralOptions) []region {
 	cands, covered := netCandidates(interior, boundary, size, w, h, o)
 	page := float64(w * h)
