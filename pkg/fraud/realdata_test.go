@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"image"
-	"image/draw"
 	"image/jpeg"
 	"os"
 	"path/filepath"
@@ -109,13 +108,7 @@ func TestRealScanTampered(t *testing.T) {
 	// the date-of-birth line with its label, onto the lower left corner
 	src := image.Rect(b.Dx()*45/100, b.Dy()*64/100, b.Dx()*80/100, b.Dy()*71/100)
 	dst := image.Pt(b.Dx()*8/100, b.Dy()*82/100)
-	moved := image.NewRGBA(b)
-	draw.Draw(moved, b, img, b.Min, draw.Src)
-	draw.Draw(moved, image.Rectangle{Min: dst, Max: dst.Add(src.Size())}, img, src.Min, draw.Src)
-	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, moved, &jpeg.Options{Quality: 92}); err != nil {
-		t.Fatal(err)
-	}
+	moved := testutil.CopyRegionJPEG(t, img, src, dst)
 	dir := t.TempDir()
 	edited := filepath.Join(dir, "edited.jpg")
 	if err := os.WriteFile(edited, data, 0o600); err != nil {
@@ -140,7 +133,7 @@ func TestRealScanTampered(t *testing.T) {
 		elsewise image.Rectangle
 	}{
 		{"untouched", data, Clean, "", image.Rectangle{}, image.Rectangle{}},
-		{"region copied onto itself", buf.Bytes(), Suspicious, CopyMove, image.Rectangle{Min: dst, Max: dst.Add(src.Size())}, src},
+		{"region copied onto itself", moved, Suspicious, CopyMove, image.Rectangle{Min: dst, Max: dst.Add(src.Size())}, src},
 		{"re-saved with an editor's metadata", resaved, Suspicious, EditorMetadata, image.Rectangle{}, image.Rectangle{}},
 	}
 	for _, c := range cases {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"image"
-	"image/draw"
 	"image/jpeg"
 	"net/http"
 	"os"
@@ -80,8 +79,8 @@ func realScanForgeries(t *testing.T, in *instance) {
 		copy, source        image.Rectangle // the sign must overlap one; empty: anywhere
 	}{
 		{"untouched", "clean", "", data, image.Rectangle{}, image.Rectangle{}},
-		{"date line copied", "suspicious", "copy_move", copyRegion(t, img, dob, dobTo), dob.Add(dobTo.Sub(dob.Min)), dob},
-		{"stamp copied", "suspicious", "copy_move", copyRegion(t, img, stamp, stampTo), stamp.Add(stampTo.Sub(stamp.Min)), stamp},
+		{"date line copied", "suspicious", "copy_move", testutil.CopyRegionJPEG(t, img, dob, dobTo), dob.Add(dobTo.Sub(dob.Min)), dob},
+		{"stamp copied", "suspicious", "copy_move", testutil.CopyRegionJPEG(t, img, stamp, stampTo), stamp.Add(stampTo.Sub(stamp.Min)), stamp},
 		{"re-saved by an editor", "suspicious", "editor_metadata", resaved, image.Rectangle{}, image.Rectangle{}},
 	}
 	for _, c := range cases {
@@ -89,21 +88,6 @@ func realScanForgeries(t *testing.T, in *instance) {
 			expectFraud(t, in, c.data, c.verdict, c.sign, c.copy, c.source)
 		})
 	}
-}
-
-// copyRegion returns img as a JPEG of quality 92 with the pixels of src
-// copied to the point to.
-func copyRegion(t *testing.T, img image.Image, src image.Rectangle, to image.Point) []byte {
-	t.Helper()
-	b := img.Bounds()
-	out := image.NewRGBA(b)
-	draw.Draw(out, b, img, b.Min, draw.Src)
-	draw.Draw(out, image.Rectangle{Min: to, Max: to.Add(src.Size())}, img, src.Min, draw.Src)
-	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, out, &jpeg.Options{Quality: 92}); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 // expectFraud posts data to /pipelines/run/fraud and expects one of the
