@@ -140,7 +140,7 @@ func netCandidates(interior, boundary []float32, size, w, h int, o NeuralOptions
 		sets[l-1] = append(sets[l-1], i)
 	}
 	minPixels := int(0.1 * o.MinArea * page)
-	sp := newSplitter(interior, size, w, h, o, minPixels)
+	sp := newSplitter(interior, boundary, size, w, h, o, minPixels)
 	var pieces []piece
 	for _, px := range sets {
 		if len(px) >= minPixels {

@@ -11,6 +11,7 @@ type splitter struct {
 	w, h     int
 	size     int
 	interior []float32
+	boundary []float32
 	o        NeuralOptions
 	// in marks the pixel set being worked on; seen the pixels already
 	// labelled; rowMin and rowMax describe a region's rows. All are
@@ -20,8 +21,8 @@ type splitter struct {
 	minPixels      int
 }
 
-func newSplitter(interior []float32, size, w, h int, o NeuralOptions, minPixels int) *splitter {
-	s := &splitter{w: w, h: h, size: size, interior: interior, o: o, minPixels: minPixels,
+func newSplitter(interior, boundary []float32, size, w, h int, o NeuralOptions, minPixels int) *splitter {
+	s := &splitter{w: w, h: h, size: size, interior: interior, boundary: boundary, o: o, minPixels: minPixels,
 		in: make([]bool, w*h), seen: make([]bool, w*h), rowMin: make([]int, h), rowMax: make([]int, h)}
 	for y := range h {
 		s.rowMin[y], s.rowMax[y] = w, -1
@@ -37,14 +38,31 @@ type piece struct {
 }
 
 // decompose returns the pieces a region (pixel indices, eroded level
-// times) is made of. A region filling its quadrilateral at least
-// SplitFill is one piece; otherwise it is eroded once more and each part
-// left is decomposed in turn, up to MaxSplit erosions, and the parts are
-// kept when they fill their quadrilaterals (weighted by area) at least
-// SplitGain better than the region did.
+// times) is made of. A region filling its quadrilateral less than CutFill
+// is first cut along fainter outlines (CutOutlines, in turn): the parts
+// replace it when they fill their quadrilaterals, weighted by area,
+// CutGain better. A region filling its quadrilateral less than SplitFill
+// is then eroded once more and each part left is decomposed in turn, up to
+// MaxSplit erosions; those parts are kept when they fill their
+// quadrilaterals SplitGain better than the region did.
 func (s *splitter) decompose(px []int, level int) []piece {
 	b := s.describe(px)
 	f := blobFill(b)
+	if f < s.o.CutFill {
+		for _, t := range s.o.CutOutlines {
+			cut := s.connected(s.cutSet(px, float32(t)))
+			if len(cut) < 2 {
+				continue
+			}
+			var parts []piece
+			for _, c := range cut {
+				parts = append(parts, s.decompose(c, level)...)
+			}
+			if weightedFill(parts) >= f+s.o.CutGain {
+				return parts
+			}
+		}
+	}
 	if f >= s.o.SplitFill || level >= s.o.MaxSplit {
 		return []piece{{blob: b, level: level}}
 	}
@@ -52,19 +70,37 @@ func (s *splitter) decompose(px []int, level int) []piece {
 	for _, c := range s.connected(s.erodeSet(px)) {
 		parts = append(parts, s.decompose(c, level+1)...)
 	}
-	if len(parts) == 0 {
+	if len(parts) == 0 || weightedFill(parts) < f+s.o.SplitGain {
 		return []piece{{blob: b, level: level}}
 	}
+	return parts
+}
+
+// weightedFill is the area-weighted mean share of their quadrilaterals
+// the pieces cover.
+func weightedFill(parts []piece) float64 {
 	sum, area := 0.0, 0.0
 	for _, p := range parts {
 		a := float64(p.area)
 		sum += a * blobFill(p.blob)
 		area += a
 	}
-	if sum/area < f+s.o.SplitGain {
-		return []piece{{blob: b, level: level}}
+	if area == 0 {
+		return 0
 	}
-	return parts
+	return sum / area
+}
+
+// cutSet keeps the pixels of px where the outline probability is at most
+// t.
+func (s *splitter) cutSet(px []int, t float32) []int {
+	var out []int
+	for _, p := range px {
+		if s.boundary[(p/s.w)*s.size+p%s.w] <= t {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // blobFill is the share of its enclosing quadrilateral a region covers
