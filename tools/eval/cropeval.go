@@ -30,9 +30,12 @@ type cropResults struct {
 	Files, Pages, Failed           int
 	Truth, Found, Missed, Spurious int
 	Predictions                    int
-	missedQuads                    int
-	IoUs                           []float64
-	Times                          []time.Duration
+	// LaterPages counts the pages after a file's first, whose first item
+	// is set aside (see score).
+	LaterPages  int
+	missedQuads int
+	IoUs        []float64
+	Times       []time.Duration
 	// Notes lists every file with a miss or a spurious item.
 	Notes []string
 }
@@ -141,11 +144,13 @@ func decodePages(ctx context.Context, path string) ([]image.Image, error) {
 
 // score matches one file's items with its truth: by quad IoU (>= 0.5) on
 // the first page where the truth has quads, by count where it has only
-// types (the manifest says how many documents, not where).
+// types (the manifest says how many documents, not where). The labelled
+// documents lie on the first page (see laterPageExtras).
 func (r *cropResults) score(tc testCase, pages [][]geom.Quad) {
-	n := 0
-	for _, p := range pages {
-		n += len(p)
+	n := len(pages[0])
+	for _, p := range pages[1:] {
+		r.LaterPages++
+		n += laterPageExtras(len(p))
 	}
 	r.Predictions += n
 	r.Truth += len(tc.Docs)
@@ -189,6 +194,16 @@ func (r *cropResults) score(tc testCase, pages [][]geom.Quad) {
 		}
 		r.Notes = append(r.Notes, note)
 	}
+}
+
+// laterPageExtras is how many of the items answered for a page after a
+// file's first are scored, as spurious. The manifest labels what its
+// multi-page files show on their first page, or one document over all
+// pages (a 10-page invoice); the service answers every page with at least
+// one item (the page itself when nothing is cut), so a later page's first
+// item is set aside and only its further items are counted.
+func laterPageExtras(items int) int {
+	return max(0, items-1)
 }
 
 func truthQuad(q [4]pt) geom.Quad {

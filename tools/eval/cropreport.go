@@ -47,7 +47,11 @@ func writeCropReport(out string, sets []*cropSet, note string) error {
 
 func (s *cropSet) markdown(b *strings.Builder, plot string) {
 	r0 := s.Results[0]
-	fmt.Fprintf(b, "\n### %s\n\n%d files, %d pages, %d labelled documents.\n\n", s.Name, r0.Files, r0.Pages, r0.Truth)
+	fmt.Fprintf(b, "\n### %s\n\n%d files, %d pages, %d labelled documents.", s.Name, r0.Files, r0.Pages, r0.Truth)
+	if r0.LaterPages > 0 {
+		fmt.Fprintf(b, " The labelled documents lie on each file's first page: on the %d later pages of multi-page files the first item (the page itself, or its first document) is set aside and further items count as spurious.", r0.LaterPages)
+	}
+	b.WriteString("\n\n")
 	b.WriteString("| measure |")
 	for _, r := range s.Results {
 		b.WriteString(" " + r.Name + " |")

@@ -32,9 +32,12 @@ type results struct {
 	Pairs                []pair
 	Elapsed              []time.Duration
 	Pages                int
-	Orient8, Orient8OK   int
-	Failures             []string
-	Misses               []string
+	// LaterPages counts the pages after a file's first, whose first item
+	// is set aside (laterPageExtras).
+	LaterPages         int
+	Orient8, Orient8OK int
+	Failures           []string
+	Misses             []string
 }
 
 const iouMatch = 0.5
@@ -68,9 +71,12 @@ func evaluate(ctx context.Context, c *client, cases []testCase, orient8 bool) *r
 }
 
 // match pairs predictions with truth: by quad IoU where the truth has
-// quads, else by type (the manifest lists types without positions).
+// quads, else by type (the manifest lists types without positions). The
+// labelled documents lie on the first page: the first item of every later
+// page is set aside (laterPageExtras).
 func (r *results) match(tc testCase, a answer) {
 	r.Truth += len(tc.Docs)
+	a.Items, r.LaterPages = firstPageAndExtras(a.Items), r.LaterPages+max(0, a.Pages-1)
 	used := make([]bool, len(a.Items))
 	var unmatched []truthDoc
 	for _, td := range tc.Docs {
@@ -137,6 +143,21 @@ func (r *results) match(tc testCase, a answer) {
 		r.Pairs = append(r.Pairs, pair{Truth: td.Type, Pred: p.Type, Conf: p.Confidence, IoU: -1})
 	}
 	r.Spurious += len(rest)
+}
+
+// firstPageAndExtras keeps the items of the first page and those after the
+// first of every later page.
+func firstPageAndExtras(items []predicted) []predicted {
+	seen := map[int]bool{}
+	var out []predicted
+	for _, p := range items {
+		if p.Page > 1 && !seen[p.Page] {
+			seen[p.Page] = true
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // orientEight turns and mirrors an upright single-document image the 8

@@ -14,7 +14,11 @@ import (
 func (r *results) markdown(name, plotBase string) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s\n\n", name)
-	fmt.Fprintf(&b, "%d files (%d failed), %d pages, %d labelled documents.\n\n", r.Files, r.Failed, r.Pages, r.Truth)
+	fmt.Fprintf(&b, "%d files (%d failed), %d pages, %d labelled documents.", r.Files, r.Failed, r.Pages, r.Truth)
+	if r.LaterPages > 0 {
+		fmt.Fprintf(&b, " The labelled documents lie on each file's first page: on the %d later pages of multi-page files the first item (the page itself, or its first document) is set aside and further items count as spurious.", r.LaterPages)
+	}
+	b.WriteString("\n\n")
 	pct := func(n, d int) string {
 		if d == 0 {
 			return "n/a"
