@@ -45,6 +45,11 @@ type Config struct {
 	// BackgroundDirs are searched for photographs to use as backgrounds
 	// (default: the Debian wallpaper folders).
 	BackgroundDirs []string
+	// StackProb is the share of photographed scenes of several documents
+	// laid as a stack, each on top of one before it (default 0: the
+	// documents lie apart, overlapping a little at most). For the
+	// cropper's training scenes; classifier crops keep documents apart.
+	StackProb float64
 	// PhotoBackgroundProb is the share of scenes on photographs when any
 	// were found (default 0.35); the rest are procedural.
 	PhotoBackgroundProb float64

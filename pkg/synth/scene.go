@@ -95,7 +95,13 @@ func (g *Generator) build(r *Rand, i int, scan bool, W, H int) (*Scene, error) {
 		}
 		docs = append(docs, d)
 	}
-	pl, err := g.place(r.Child(2), docs, W, H, scan)
+	stack := false
+	if g.cfg.StackProb > 0 && !scan && len(docs) > 1 {
+		// Drawn from a stream of its own: scenes made without stacks
+		// stay exactly as they were.
+		stack = r.Child(7).Bool(g.cfg.StackProb)
+	}
+	pl, err := g.place(r.Child(2), docs, W, H, scan, stack)
 	if err != nil {
 		return nil, err
 	}
@@ -155,8 +161,12 @@ func (g *Generator) sceneSize(r *Rand, scan bool, size int) (int, int) {
 }
 
 // place draws orientation, size, angle and perspective of every document
-// so that all corners lie inside the image and overlaps stay limited.
-func (g *Generator) place(r *Rand, docs []*Doc, W, H int, scan bool) ([]placed, error) {
+// so that all corners lie inside the image and overlaps stay limited. In a
+// stack, every document after the first is laid near one already placed,
+// on top of it: it covers at least a tenth of the smaller of the two and
+// hides at most half of any document below (a fanned pile of booklets, a
+// card on a form).
+func (g *Generator) place(r *Rand, docs []*Doc, W, H int, scan, stack bool) ([]placed, error) {
 	fx := g.cfg.Effects
 	// one physical scale for the scene: the largest document fills frac
 	// of the shorter side
@@ -181,21 +191,22 @@ func (g *Generator) place(r *Rand, docs []*Doc, W, H int, scan bool) ([]placed, 
 		ok := false
 		for attempt := 0; attempt < 40 && !ok; attempt++ {
 			pxmm := frac * short / maxMM * math.Pow(0.93, float64(attempt/8)) * r.Range(0.95, 1.05)
-			pd, err := g.placeOne(r, d, W, H, pxmm, scan, fx)
+			var anchor *geom.Quad
+			if stack && len(out) > 0 {
+				anchor = &out[r.Intn(len(out))].quad
+			}
+			pd, err := g.placeAt(r, d, W, H, pxmm, scan, fx, anchor)
 			if err != nil {
 				return nil, err
 			}
 			if !inside(pd.quad, float64(W), float64(H), 2) {
 				continue
 			}
-			okOverlap := true
-			for _, o := range out {
-				a := overlapArea(pd.quad, o.quad)
-				lim := 0.18 * fx.Overlap
-				if a > lim*math.Min(pd.quad.Area(), o.quad.Area()) {
-					okOverlap = false
-					break
-				}
+			var okOverlap bool
+			if anchor != nil {
+				okOverlap = stacked(pd.quad, out)
+			} else {
+				okOverlap = apart(pd.quad, out, 0.18*fx.Overlap)
 			}
 			if okOverlap {
 				out = append(out, pd)
@@ -212,6 +223,32 @@ func (g *Generator) place(r *Rand, docs []*Doc, W, H int, scan bool) ([]placed, 
 		out = append(out, pd)
 	}
 	return out, nil
+}
+
+// apart reports whether q overlaps each placed document by at most lim of
+// the smaller one's area.
+func apart(q geom.Quad, out []placed, lim float64) bool {
+	for _, o := range out {
+		if overlapArea(q, o.quad) > lim*math.Min(q.Area(), o.quad.Area()) {
+			return false
+		}
+	}
+	return true
+}
+
+// stacked reports whether q, laid on top of the placed documents, covers
+// at least a tenth of the smaller of q and one of them, and at most half
+// of each.
+func stacked(q geom.Quad, out []placed) bool {
+	touches := false
+	for _, o := range out {
+		a := overlapArea(q, o.quad)
+		if a > 0.5*o.quad.Area() {
+			return false
+		}
+		touches = touches || a >= 0.1*math.Min(q.Area(), o.quad.Area())
+	}
+	return touches
 }
 
 func inside(q geom.Quad, W, H, m float64) bool {
@@ -234,6 +271,13 @@ func (d *Doc) scale() float64 {
 // placeOne computes one document's homography from upright pixels to
 // the scene.
 func (g *Generator) placeOne(r *Rand, d *Doc, W, H int, pxmm float64, scan bool, fx Effects) (placed, error) {
+	return g.placeAt(r, d, W, H, pxmm, scan, fx, nil)
+}
+
+// placeAt is placeOne with the document's centre drawn near anchor's (a
+// third to four fifths of the anchor's half-diagonal away, in any
+// direction) when anchor is not nil.
+func (g *Generator) placeAt(r *Rand, d *Doc, W, H int, pxmm float64, scan bool, fx Effects, anchor *geom.Quad) (placed, error) {
 	w, h := float64(d.Img.Rect.Dx()), float64(d.Img.Rect.Dy())
 	k := 0
 	if r.Bool(math.Min(1, 0.5*fx.Turn)) {
@@ -267,8 +311,19 @@ func (g *Generator) placeOne(r *Rand, d *Doc, W, H int, pxmm float64, scan bool,
 	hw, hh := lw*s/2, lh*s/2
 	ext := math.Abs(hw*ca) + math.Abs(hh*sa)
 	eyt := math.Abs(hw*sa) + math.Abs(hh*ca)
-	cx := r.Range(math.Min(ext, float64(W)/2), math.Max(float64(W)-ext, float64(W)/2))
-	cy := r.Range(math.Min(eyt, float64(H)/2), math.Max(float64(H)-eyt, float64(H)/2))
+	x0, x1 := math.Min(ext, float64(W)/2), math.Max(float64(W)-ext, float64(W)/2)
+	y0, y1 := math.Min(eyt, float64(H)/2), math.Max(float64(H)-eyt, float64(H)/2)
+	cx, cy := r.Range(x0, x1), r.Range(y0, y1)
+	if anchor != nil {
+		var ax, ay float64
+		for _, p := range anchor {
+			ax, ay = ax+p.X/4, ay+p.Y/4
+		}
+		reach := 0.5 * math.Hypot(anchor[3].X-anchor[0].X, anchor[3].Y-anchor[0].Y) * r.Range(0.33, 0.8)
+		sb, cb := math.Sincos(r.Range(0, 2*math.Pi))
+		cx = math.Max(x0, math.Min(x1, ax+reach*cb))
+		cy = math.Max(y0, math.Min(y1, ay+reach*sb))
+	}
 	project := func(x, y float64) [2]float64 {
 		X, Y := (x-lw/2)*s, (y-lh/2)*s
 		X, Y = X*ca-Y*sa, X*sa+Y*ca

@@ -50,6 +50,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.StringVar(&o.types, "types", "", "comma-separated type identifiers (default: all 97)")
 	fs.Float64Var(&o.cfg.ScanProb, "scan", 0.15, "share of flat scanner-style scenes (negative: none)")
 	fs.Float64Var(&o.cfg.PhotoBackgroundProb, "photo-bg", 0.35, "share of scenes on Debian wallpaper photographs")
+	fs.Float64Var(&o.cfg.StackProb, "stack", 0, "share of photographed scenes of several documents laid as a stack, each on top of one before")
 	fs.BoolVar(&o.crops, "crops", false, "write tightly cropped documents with labels instead of scenes")
 	fs.IntVar(&o.cropSize, "crop-size", 384, "longer side of crops in pixels")
 	fs.Float64Var(&o.cropJitter, "crop-jitter", 0.01, "corner error of crops as a fraction of the document size")
