@@ -129,7 +129,12 @@ func (rd *Renderer) renderWithBackground(t *Template, key string, r *Rand, p *pa
 	if t.SizeMM[0] <= 0 || t.SizeMM[1] <= 0 {
 		return nil, fmt.Errorf("synth: template %q has no size", t.Type)
 	}
-	bg := rd.background(key, t, p)
+	return rd.renderOver(t, rd.background(key, t, p), r, p), nil
+}
+
+// renderOver draws the dynamic elements of an instance of t over a copy
+// of its background bg.
+func (rd *Renderer) renderOver(t *Template, bg *image.RGBA, r *Rand, p *painter) *Doc {
 	img := image.NewRGBA(bg.Rect)
 	copy(img.Pix, bg.Pix)
 	s := docScale(t)
@@ -155,7 +160,7 @@ func (rd *Renderer) renderWithBackground(t *Template, key string, r *Rand, p *pa
 	if t.Half != nil && r.Bool(t.HalfProb) {
 		doc = cropDoc(doc, *t.Half, s, t.SizeMM)
 	}
-	return doc, nil
+	return doc
 }
 
 // cropDoc keeps only the part box (mm) of a document, and the fields
@@ -179,8 +184,15 @@ func cropDoc(d *Doc, box [4]float64, s float64, size [2]float64) *Doc {
 }
 
 // renderVariant draws a template picked among t.Variants (used by other),
-// re-tinted so that every instance looks different.
+// re-tinted so that every instance looks different. A share
+// t.Procedural of the instances is instead laid out at random by
+// ProceduralOther and drawn without caching its background.
 func (rd *Renderer) renderVariant(t *Template, r *Rand, p *painter) (*Doc, error) {
+	if t.Procedural > 0 && r.Bool(t.Procedural) {
+		v := ProceduralOther(r.Child(0x0A7E))
+		v.Type = t.Type
+		return rd.renderOver(v, rd.drawBackground(v, p), r, p), nil
+	}
 	name := Pick(r, t.Variants)
 	base, ok := rd.cat.Get(name)
 	if !ok {

@@ -54,6 +54,10 @@ type Template struct {
 	// Variants, for the special class "other", lists base templates to
 	// pick from at random; colours are then re-tinted per instance.
 	Variants []string `json:"variants,omitempty"`
+	// Procedural, with Variants, is the share of instances whose layout
+	// is drawn at random per instance (see ProceduralOther) instead of
+	// picked among Variants.
+	Procedural float64 `json:"procedural,omitempty"`
 	// Paperlike marks thin paper (curls, folds); cards and booklets are not.
 	Paperlike bool `json:"paperlike,omitempty"`
 	// Retint lets per-instance hue shifts vary the look (used by "other").
@@ -247,7 +251,7 @@ func resolve(raw map[string]*Template, key string, depth int) (*Template, error)
 		out.HalfProb, out.Half = t.HalfProb, t.Half
 	}
 	if len(t.Variants) > 0 {
-		out.Variants = t.Variants
+		out.Variants, out.Procedural = t.Variants, t.Procedural
 	}
 	if t.Years[0] != 0 {
 		out.Years = t.Years
