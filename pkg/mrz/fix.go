@@ -15,7 +15,8 @@ var (
 // kinds returns, for each line of the layout, a string with 'n' where a
 // digit (or filler) is required, 'a' where a letter (or filler) is, 'r'
 // where a Russian internal passport's name character is (letters and the
-// digits 2-4 and 6-9 its table uses), 'f' where only a filler can stand
+// digits 2-4 and 6-9 its table uses), 'x' where the sex is (M, F, X or a
+// filler: no check digit covers it), 'f' where only a filler can stand
 // (blurred fillers read as 4 or 6 there are put back), and '*' where
 // anything goes.
 func kinds(f Format, lines []string) []string {
@@ -30,20 +31,20 @@ func kinds(f Format, lines []string) []string {
 	case TD1:
 		return []string{
 			"aaaaa" + rep('*', 9) + "n" + rep('*', 15),
-			"nnnnnnn" + "a" + "nnnnnnn" + "aaa" + rep('*', 11) + "n",
+			"nnnnnnn" + "x" + "nnnnnnn" + "aaa" + rep('*', 11) + "n",
 			rep('a', 30),
 		}
 	case TD2:
-		return []string{"aaaaa" + rep('a', 31), rep('*', 9) + "n" + "aaa" + "nnnnnnn" + "a" + "nnnnnnn" + rep('*', 7) + "n"}
+		return []string{"aaaaa" + rep('a', 31), rep('*', 9) + "n" + "aaa" + "nnnnnnn" + "x" + "nnnnnnn" + rep('*', 7) + "n"}
 	}
 	if len(lines[0]) >= 5 && asLetters(lines[0][:5]) == "PNRUS" {
 		// Series and number, the series' last digit, issue date and
 		// subdivision code are digits; the names use digits for letters.
 		// The expiry date and its check digit are always fillers, and so
 		// is the optional data's last character.
-		return []string{"aaaaa" + rep('r', 39), rep('n', 10) + "aaa" + "nnnnnnn" + "a" + "fffffff" + rep('n', 13) + "fnn"}
+		return []string{"aaaaa" + rep('r', 39), rep('n', 10) + "aaa" + "nnnnnnn" + "x" + "fffffff" + rep('n', 13) + "fnn"}
 	}
-	return []string{"aaaaa" + rep('a', 39), rep('*', 9) + "n" + "aaa" + "nnnnnnn" + "a" + "nnnnnnn" + rep('*', 14) + "nn"}
+	return []string{"aaaaa" + rep('a', 39), rep('*', 9) + "n" + "aaa" + "nnnnnnn" + "x" + "nnnnnnn" + rep('*', 14) + "nn"}
 }
 
 // asLetters returns s with its digits read as the letters they look like
@@ -140,10 +141,7 @@ func fixTypes(f Format, lines []string) ([]string, int) {
 		}
 		out[i] = string(b)
 	}
-	name := 0 // the line holding the names
-	if f == TD1 {
-		name = 2
-	}
+	name := nameLine(f)
 	var c, c2 int
 	out[name], c = clearStrays(out[name])
 	out[name], c2 = clearTail(out[name])

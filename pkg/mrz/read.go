@@ -17,11 +17,27 @@ import (
 type Reader struct {
 	e  *ppocr.Engine
 	cs ppocr.Charset
+	// again is set when a zone that does not verify is read a second
+	// time with its lines at their own width (WithSecondReading).
+	again bool
 }
 
 // NewReader returns a Reader over a loaded engine.
 func NewReader(e *ppocr.Engine) *Reader {
 	return &Reader{e: e, cs: e.Charset(IsMRZChar)}
+}
+
+// WithSecondReading returns a Reader that reads a zone found whose check
+// digits do not verify a second time, its lines recognised at their own
+// width instead of twice it (blurred phone photos: see blurStretch), and
+// keeps the reading with fewer failed check digits. It costs one more
+// recognition of each candidate line where a zone is found but does not
+// verify, so the extraction uses it and the classifier's zone evidence
+// does not.
+func (r *Reader) WithSecondReading() *Reader {
+	c := *r
+	c.again = true
+	return &c
 }
 
 // ErrNotFound reports that no machine-readable zone was found.
@@ -48,6 +64,11 @@ type Reading struct {
 	// dropped: such a line's text is not to be trusted where no check
 	// digit covers it (the names).
 	Lost []int
+	// Refilled counts, per line, the characters the names' shape put
+	// back (blurred fillers read as letters, a patronymic's 3 read as S:
+	// see refillNames): the names of a line with any are not to be
+	// trusted either.
+	Refilled []int
 }
 
 // Read finds the zone in img (an upright crop of one document) and parses
@@ -82,6 +103,21 @@ func (r *Reader) readImage(ctx context.Context, img image.Image, m *ppocr.Image,
 	if (err != nil && !errors.Is(err, ErrNotFound)) || (rd != nil && rd.Valid()) {
 		return rd, err
 	}
+	if r.again && rd != nil {
+		// A zone found but not verified: its lines again at their own
+		// width (rows that did not read as a zone at all are not read
+		// again: on a form without a zone that cost 0.5 s).
+		rd1, err1 := r.readDetected(ctx, m, boxes, blurStretch)
+		if err1 != nil && !errors.Is(err1, ErrNotFound) {
+			return nil, err1
+		}
+		if rd1 != nil && (rd == nil || len(rd1.Failed()) < len(rd.Failed())) {
+			rd, err = rd1, nil
+			if rd.Valid() {
+				return rd, nil
+			}
+		}
+	}
 	// Slanted lines (a hand-held photo) fill tall boxes that run into
 	// each other: level the image and read again.
 	angle, ok := zoneSlant(boxes, img.Bounds())
@@ -113,6 +149,12 @@ func DetectOptions() ppocr.DetectOptions { return ppocr.DetectOptions{Upscale: t
 // ReadDetected is Read over the text lines already detected on m with
 // DetectOptions.
 func (r *Reader) ReadDetected(ctx context.Context, m *ppocr.Image, boxes []ppocr.Box) (*Reading, error) {
+	return r.readDetected(ctx, m, boxes, recStretch)
+}
+
+// readDetected is ReadDetected with the lines widened stretch times
+// before recognition.
+func (r *Reader) readDetected(ctx context.Context, m *ppocr.Image, boxes []ppocr.Box, stretch float64) (*Reading, error) {
 	cand := zoneRows(mergeRows(boxes), m.Bounds())
 	if len(cand) == 0 {
 		return nil, ErrNotFound
@@ -123,7 +165,7 @@ func (r *Reader) ReadDetected(ctx context.Context, m *ppocr.Image, boxes []ppocr
 	lines := make([]*zoneLine, len(cand))
 	read := func(i int) (zoneLine, error) {
 		if lines[i] == nil {
-			l, err := r.readLine(ctx, m, cand[i])
+			l, err := r.readLine(ctx, m, cand[i], stretch)
 			if err != nil {
 				return l, err
 			}
@@ -283,14 +325,15 @@ func assemble(f Format, zl []zoneLine, length int) *Reading {
 		return nil
 	}
 	texts := make([]string, len(lines))
+	probs := make([][]float64, len(lines))
 	sum, n := 0.0, 0
 	rd := &Reading{Pitch: pitch}
 	for i, l := range lines {
-		t, ok := grid(l, length, pitch)
+		t, p, ok := grid(l, length, pitch)
 		if !ok {
 			return nil
 		}
-		texts[i] = t
+		texts[i], probs[i] = t, p
 		rd.Rects = append(rd.Rects, l.Rect)
 		rd.Starts = append(rd.Starts, l.Chars[0].X)
 		rd.Lost = append(rd.Lost, lostChars(l, pitch))
@@ -300,6 +343,10 @@ func assemble(f Format, zl []zoneLine, length int) *Reading {
 		}
 	}
 	changed := rechoose(f, zl, lines, texts)
+	rd.Refilled = make([]int, len(texts))
+	name := nameLine(f)
+	texts[name], rd.Refilled[name] = refillNames(f, texts[name], probs[name])
+	changed += rd.Refilled[name]
 	fixed, c := fixTypes(f, texts)
 	changed += c
 	d, err := Parse(fixed...)
@@ -363,21 +410,26 @@ func lostChars(l ppocr.Line, pitch float64) int {
 	return n
 }
 
-// grid lays a recognised line on a line of length characters. An exact
-// count is kept. A short line has lost fillers: the recogniser merges
-// runs of '<'. Each run gets back the fillers its width implies (the zone
-// is monospaced: the gap between the characters around a run, over the
-// pitch), the largest shortfalls first, and what remains goes to the
-// line's trailing run. Lines that lost other characters are left to the
-// check digits to reject.
-func grid(l ppocr.Line, length int, pitch float64) (string, bool) {
+// grid lays a recognised line on a line of length characters and gives
+// each character's recognition probability (1 for a filler put back). An
+// exact count is kept. A short line has lost fillers: the recogniser
+// merges runs of '<'. Each run gets back the fillers its width implies
+// (the zone is monospaced: the gap between the characters around a run,
+// over the pitch), the largest shortfalls first, and what remains goes to
+// the line's trailing run. Lines that lost other characters are left to
+// the check digits to reject.
+func grid(l ppocr.Line, length int, pitch float64) (string, []float64, bool) {
 	cs := l.Chars
 	missing := length - len(cs)
 	switch {
 	case missing == 0:
-		return l.Text, true
+		probs := make([]float64, len(cs))
+		for i, c := range cs {
+			probs[i] = c.Prob
+		}
+		return l.Text, probs, true
 	case missing < 0:
-		return "", false
+		return "", nil, false
 	}
 	type run struct {
 		end     int     // index after the run's last '<'
@@ -402,7 +454,7 @@ func grid(l ppocr.Line, length int, pitch float64) (string, bool) {
 		i = j
 	}
 	if len(runs) == 0 {
-		return "", false
+		return "", nil, false
 	}
 	// Whole slots first, largest shortfalls first; then one at a time to
 	// the largest remaining shortfall.
@@ -425,16 +477,24 @@ func grid(l ppocr.Line, length int, pitch float64) (string, bool) {
 			}
 		}
 		if runs[best].deficit < -0.5 {
-			return "", false // no run is wide enough for another filler
+			return "", nil, false // no run is wide enough for another filler
 		}
 		add[runs[best].end]++
 		runs[best].deficit--
 	}
 	var b strings.Builder
+	probs := make([]float64, 0, length)
 	for i, c := range cs {
-		b.WriteString(strings.Repeat("<", add[i]))
+		for range add[i] {
+			b.WriteByte(Filler)
+			probs = append(probs, 1)
+		}
 		b.WriteRune(c.Rune)
+		probs = append(probs, c.Prob)
 	}
-	b.WriteString(strings.Repeat("<", add[len(cs)]))
-	return b.String(), true
+	for range add[len(cs)] {
+		b.WriteByte(Filler)
+		probs = append(probs, 1)
+	}
+	return b.String(), probs, true
 }

@@ -1,0 +1,48 @@
+package mrz
+
+import (
+	"context"
+	"errors"
+	"image"
+	_ "image/jpeg" // the test image
+	_ "image/png"
+	"os"
+	"testing"
+
+	"docsuite/pkg/testutil"
+)
+
+// A blurred zone (the document factory's photo 37 of seed 20261124, as
+// JPEG): read at twice its width (Read) no zone verifies; with the second
+// reading at its own width (WithSecondReading) the zone verifies and the
+// document line is exact.
+func TestReadBlurredZoneAtOwnWidth(t *testing.T) {
+	f, err := os.Open("testdata/photo_blurred_zone.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	once := NewReader(testutil.PPOCR(t))
+	ctx := context.Background()
+	wide, err := once.Read(ctx, img)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		t.Fatal(err)
+	}
+	if wide != nil && wide.Valid() {
+		t.Fatalf("the zone verifies in one reading (%q): the case no longer tests the second", wide.Lines)
+	}
+	rd, err := once.WithSecondReading().Read(ctx, img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rd.Valid() {
+		t.Fatalf("zone not verified: %q, failed %v", rd.Lines, rd.Failed())
+	}
+	if want := "5818322849RUS7311154M<<<<<<<2120125549145<30"; rd.Lines[1] != want {
+		t.Errorf("line 2 %q, want %q", rd.Lines[1], want)
+	}
+}
