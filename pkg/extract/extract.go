@@ -60,7 +60,8 @@ func New(r *mrz.Reader, o *ocr.Engine) (*Extractor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Extractor{mrz: r, ocr: o, passport: l, now: time.Now}, nil
+	// A zone that does not verify is read a second time (phone photos).
+	return &Extractor{mrz: r.WithSecondReading(), ocr: o, passport: l, now: time.Now}, nil
 }
 
 // Result is what extraction finds in one document: its type (a residence

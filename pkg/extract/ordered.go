@@ -65,9 +65,11 @@ func (x *Extractor) readBlock(ctx context.Context, img image.Image, r image.Rect
 // byOrder reads the visual fields from the order of the printed lines,
 // for crops where the zone could not place the form (no zone, or none
 // legible): on the photo page the surname, given name and patronymic
-// come one per line above the line holding sex and birth date, the place
-// of birth below it; on the upper page the issuing authority comes above
-// the line holding the issue date and the subdivision code.
+// come one per line above the line holding sex and birth date (each from
+// its own region instead when the birth date lies where place puts its
+// region: the form fits the template), the place of birth below it; on
+// the upper page the issuing authority comes above the line holding the
+// issue date and the subdivision code.
 func (x *Extractor) byOrder(ctx context.Context, img image.Image, place placement) (map[string]read, error) {
 	b := img.Bounds()
 	out := map[string]read{}
@@ -87,13 +89,29 @@ func (x *Extractor) byOrder(ctx context.Context, img image.Image, place placemen
 			}
 			set("date_of_birth", l, date(reDateIn.FindString(l.text)))
 			set("sex", l, sexText(l.text))
-			names := []string{"surname", "first_name", "other_names"}
-			if i < 3 {
-				names = names[:i]
-			}
-			for k, f := range names {
-				nl := lines[i-len(names)+k]
-				set(f, nl, name(nl.text))
+			if x.fits(place, "date_of_birth", l.rect, b) {
+				// The form lies where the template says (the factory's
+				// form, a flat scan): each name is the line in its
+				// region, so a name not read leaves its field out
+				// instead of shifting the others (and the page's
+				// heading into the surname).
+				for _, f := range []string{"surname", "first_name", "other_names"} {
+					for _, nl := range lines[:i] {
+						if x.fits(place, f, nl.rect, b) {
+							set(f, nl, name(nl.text))
+							break
+						}
+					}
+				}
+			} else {
+				names := []string{"surname", "first_name", "other_names"}
+				if i < 3 {
+					names = names[:i]
+				}
+				for k, f := range names {
+					nl := lines[i-len(names)+k]
+					set(f, nl, name(nl.text))
+				}
 			}
 			if i+1 < len(lines) {
 				pl := lines[i+1]
@@ -133,6 +151,14 @@ func (x *Extractor) byOrder(ctx context.Context, img image.Image, place placemen
 		}
 	}
 	return out, nil
+}
+
+// fits reports whether the centre of r, a line read on the crop, lies in
+// the region of field f as place puts it (bounds b).
+func (x *Extractor) fits(place placement, f string, r image.Rectangle, b image.Rectangle) bool {
+	fr, ok := x.region(place, f, b)
+	c := image.Pt((r.Min.X+r.Max.X)/2, (r.Min.Y+r.Max.Y)/2)
+	return ok && c.In(fr)
 }
 
 // numericFloor is the confidence given to a word of five or more digits,

@@ -169,12 +169,59 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 		out[f] = Field{Text: v.text, Confidence: round3(v.conf * factor), Coords: quad(v.rect)}
 		return true
 	}
+	// The number is printed along the edge of both pages: without a
+	// verified zone, when its region on the zone's page gives nothing,
+	// each copy is read as red ink on white and as photographed, and a
+	// text read twice wins.
+	setNumber := func() {
+		if setVis("series_and_number", 0.9) || verr != nil {
+			return
+		}
+		f, ok, err := x.spreadNumber(ctx, img)
+		if err != nil {
+			verr = err
+			return
+		}
+		if ok {
+			out["series_and_number"] = f
+		}
+	}
+	// The sex's region catches the captions beside it (Пол, Дата
+	// рождения), which the whitelist turns into letters: without a
+	// verified zone, narrower regions are read when it gives nothing.
+	setSex := func(factor float64) {
+		if setVis("sex", factor) || verr != nil {
+			return
+		}
+		for _, m := range sexMargins {
+			r, ok := place.rect(x.passport.fields["sex"], m[0], m[1], b)
+			if !ok {
+				continue
+			}
+			got, err := x.readVisual(ctx, img, r, passportVisual["sex"], false)
+			if err != nil {
+				verr = err
+				return
+			}
+			if got.text != "" {
+				out["sex"] = Field{Text: got.text, Confidence: round3(got.conf * factor), Coords: quad(got.rect)}
+				return
+			}
+		}
+	}
 	// chooseMRZ puts the zone's value when its check digit holds, placed
 	// on the field's printed region (or the zone's line when the region is
 	// off the crop); otherwise the visual value.
 	chooseMRZ := func(f, val string, checked bool, line image.Rectangle) {
 		if val == "" || !checked {
-			setVis(f, 0.9)
+			switch f {
+			case "series_and_number":
+				setNumber()
+			case "sex":
+				setSex(0.9)
+			default:
+				setVis(f, 0.9)
+			}
 			return
 		}
 		r, ok := x.region(place, f, b)
@@ -200,8 +247,9 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 		// Names have no check digit either; the zone's line is cut after
 		// 39 characters, so a name that reaches the end may be incomplete.
 		truncated := !strings.HasSuffix(rd.Lines[0], "<")
-		// A name line that lost characters in recognition is no evidence.
-		namesOK := rd.Valid() && rd.Lost[0] == 0
+		// A name line that lost characters in recognition, or whose blurred
+		// fillers were read as letters, is no evidence.
+		namesOK := rd.Valid() && rd.Lost[0] == 0 && rd.Refilled[0] == 0
 		for f, val := range map[string]string{"surname": ru.Surname, "first_name": ru.GivenName, "other_names": ru.Patronymic} {
 			v, seen := look(f)
 			switch {
@@ -251,7 +299,9 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 		out["mrz_1"] = Field{Text: line1, Confidence: round3(conf1), Coords: quad(l1)}
 		out["mrz_2"] = Field{Text: rd.Lines[1], Confidence: round3(conf), Coords: quad(l2)}
 	} else {
-		for _, f := range []string{"series_and_number", "date_of_birth", "date_of_issue", "subdivision_code", "sex", "surname", "first_name", "other_names"} {
+		setNumber()
+		setSex(0.9)
+		for _, f := range []string{"date_of_birth", "date_of_issue", "subdivision_code", "surname", "first_name", "other_names"} {
 			setVis(f, 0.9)
 		}
 	}
@@ -267,6 +317,11 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 	}
 	return out, nil
 }
+
+// sexMargins are the margins (millimetres across, down) of the narrower
+// regions the sex is read from when its own region gives nothing: the
+// value alone, without the captions either side.
+var sexMargins = [][2]float64{{-1, 0.5}, {0, 1}}
 
 // region is where field f is printed on the crop, with a margin; ok is
 // false when it is not (mostly) on the crop.

@@ -128,12 +128,34 @@ func TestExtractOtherTypes(t *testing.T) {
 	}
 }
 
-// BenchmarkPassport is the extraction of one passport main spread (a flat
-// scan 1,600 pixels tall) on one core: zone detection and reading, and
-// Tesseract on the fields the zone does not settle.
+// BenchmarkPassport is the extraction of one passport main spread with a
+// zone (a flat scan 1,600 pixels tall) on one core: zone detection and
+// reading, and Tesseract on the fields the zone does not settle.
 func BenchmarkPassport(b *testing.B) {
+	benchPassport(b, true)
+}
+
+// BenchmarkPassportWithoutZone is BenchmarkPassport on the older form,
+// without a zone: the whole crop searched for one, then the blocks, the
+// fields and both pages' numbers read with Tesseract.
+func BenchmarkPassportWithoutZone(b *testing.B) {
+	benchPassport(b, false)
+}
+
+// benchPassport extracts the first flat scan of seed 7 with a zone, or
+// without one, b.N times.
+func benchPassport(b *testing.B, zoned bool) {
 	x := newExtractor(b)
-	s := synthPassports(b, scans, 7, 1)[0]
+	var s sample
+	for _, c := range synthPassports(b, scans, 7, 24) {
+		if _, ok := c.fields["mrz_1"]; ok == zoned {
+			s = c
+			break
+		}
+	}
+	if s.img == nil {
+		b.Fatalf("no passport with zone %v among 24 of seed 7", zoned)
+	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := x.Passport(context.Background(), s.img); err != nil {
