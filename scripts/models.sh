@@ -8,6 +8,7 @@
 #   scripts/models.sh            data under .cache/train (kept between runs)
 #   MINUTES=60 scripts/models.sh a longer docnet budget (default 40; 30 epochs take about 20)
 #   THREADS=1 scripts/models.sh  leave cores to other work (default: all)
+#   SKIP_CROPNET=1 scripts/models.sh  docnet only: stop before the cropnet block
 # The data is made once per seed; delete .cache/train to remake it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +37,11 @@ make_set test 300 303
 nice /usr/bin/python3 scripts/train_docnet.py --train "$data/train" --train "$data/train2" --val "$data/val" \
 	--test "$data/test" --out models --size 96 --epochs 30 --threads "$threads" --max-minutes "$minutes" \
 	--data-note "tools/synth -crops -crop-size 256 -size 1000: train 2x3600 upright scenes (seeds 101, 102), val 250 (seed 202), test 300 (seed 303)"
+
+if [[ "${SKIP_CROPNET:-0}" == 1 ]]; then
+	echo "models: SKIP_CROPNET=1, cropnet left as it is"
+	exit 0
+fi
 
 # cropnet, the neural cropper's segmentation network: whole factory scenes
 # (448 px, shrunk to 256 by the script), at most CROP_MINUTES. Progress is

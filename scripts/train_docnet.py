@@ -67,6 +67,9 @@ def parse_args():
     p.add_argument("--widths", default="24,48,96,160,256")
     p.add_argument("--extra", type=int, default=1)
     p.add_argument("--data-note", default="", help="how the crops were made, for the manifest")
+    p.add_argument("--oversample", action="append", default=[], metavar="CLASS=K",
+                   help="repeat the training crops of CLASS K times (e.g. other=2: real uploads hold many "
+                        "documents outside the catalogue)")
     return p.parse_args()
 
 
@@ -182,6 +185,12 @@ def main():
         xs.append(x)
         ys.append(y)
     x_tr, y_tr = np.concatenate(xs), np.concatenate(ys)
+    for spec in args.oversample:
+        name, k = spec.split("=")
+        idx = np.flatnonzero(y_tr == classes.index(name))
+        reps = np.tile(idx, int(k) - 1)
+        x_tr, y_tr = np.concatenate([x_tr, x_tr[reps]]), np.concatenate([y_tr, y_tr[reps]])
+        log(f"oversampled {name} x{k}: {len(idx)} -> {len(idx) * int(k)} crops")
     x_va, y_va, r_va = data.load_cached(args.val, classes, args.size, upright=False, workers=args.threads)
     x_te, y_te, r_te = data.load_cached(args.test, classes, args.size, upright=False, workers=args.threads)
     counts = np.bincount(y_tr, minlength=len(classes))
@@ -249,7 +258,7 @@ def main():
             "batch": args.batch, "lr": args.lr, "threads": args.threads, "train_crops": int(len(x_tr)),
             "val_crops": int(len(x_va)), "test_crops": int(len(x_te)), "parameters": int(params),
             "widths": list(widths), "extra": args.extra, "train_seconds": round(train_s),
-            "torch": torch.__version__, "data": args.data_note,
+            "torch": torch.__version__, "data": args.data_note, "oversample": args.oversample,
         },
         "metrics": {
             "split": "test (synthetic, held out; crops as laid by the factory)",
