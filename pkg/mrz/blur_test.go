@@ -3,10 +3,6 @@ package mrz
 import (
 	"context"
 	"errors"
-	"image"
-	_ "image/jpeg" // the test image
-	_ "image/png"
-	"os"
 	"testing"
 
 	"docsuite/pkg/testutil"
@@ -17,15 +13,7 @@ import (
 // reading at its own width (WithSecondReading) the zone verifies and the
 // document line is exact.
 func TestReadBlurredZoneAtOwnWidth(t *testing.T) {
-	f, err := os.Open("testdata/photo_blurred_zone.jpg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, _, err := image.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := testutil.DecodeImage(t, "testdata/photo_blurred_zone.jpg")
 	once := NewReader(testutil.PPOCR(t))
 	ctx := context.Background()
 	wide, err := once.Read(ctx, img)

@@ -2,9 +2,6 @@ package ocr
 
 import (
 	"context"
-	"image"
-	_ "image/png"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,15 +16,7 @@ func TestReadsPrintedText(t *testing.T) {
 	dir := t.TempDir()
 	testutil.Run(t, dir, "convert", "-size", "900x300", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "36", "-fill", "black",
 		"-annotate", "+40+80", "ПАСПОРТ ГРАЖДАНИНА", "-annotate", "+40+160", "HELLO WORLD 2026", "-annotate", "+40+240", "Санкт-Петербург 12.05.2019", "page.png")
-	f, err := os.Open(filepath.Join(dir, "page.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, _, err := image.Decode(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := testutil.DecodeImage(t, filepath.Join(dir, "page.png"))
 	e, err := New(1)
 	if err != nil {
 		t.Skipf("tesseract not usable: %v", err)

@@ -3,8 +3,6 @@ package ppocr_test
 import (
 	"context"
 	"errors"
-	"image"
-	_ "image/png"
 	"os"
 	"path/filepath"
 	"testing"
@@ -48,15 +46,7 @@ func TestDetectAndRecognize(t *testing.T) {
 	lines := []string{"HELLA<<WIDTH<2026", "L898902C36UTA7408122F"}
 	testutil.Run(t, dir, "convert", "-size", "900x300", "xc:white", "-font", "DejaVu-Sans-Mono", "-pointsize", "40", "-fill", "black",
 		"-annotate", "+60+100", lines[0], "-annotate", "+60+220", lines[1], "page.png")
-	f, err := os.Open(filepath.Join(dir, "page.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, _, err := image.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := testutil.DecodeImage(t, filepath.Join(dir, "page.png"))
 	cs := e.Charset(func(r rune) bool { return r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '<' })
 	got, err := e.ReadAll(context.Background(), ppocr.NewImage(img), ppocr.DetectOptions{}, cs)
 	if err != nil {

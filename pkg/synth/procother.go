@@ -134,42 +134,14 @@ func ProceduralOther(r *Rand) *Template {
 // randomAccent is a saturated colour for bands, logos and frames.
 func randomAccent(r *Rand) string {
 	hue := r.Range(0, 360)
-	c := hslToRGB(hue, r.Range(0.35, 0.85), r.Range(0.25, 0.5))
-	return fmt.Sprintf("#%02x%02x%02x", c[0], c[1], c[2])
-}
-
-// hslToRGB converts a hue in degrees, saturation and lightness to RGB.
-func hslToRGB(h, s, l float64) [3]uint8 {
-	c := (1 - math.Abs(2*l-1)) * s
-	hp := math.Mod(h, 360) / 60
-	x := c * (1 - math.Abs(math.Mod(hp, 2)-1))
-	var rgb [3]float64
-	switch int(hp) {
-	case 0:
-		rgb = [3]float64{c, x, 0}
-	case 1:
-		rgb = [3]float64{x, c, 0}
-	case 2:
-		rgb = [3]float64{0, c, x}
-	case 3:
-		rgb = [3]float64{0, x, c}
-	case 4:
-		rgb = [3]float64{x, 0, c}
-	default:
-		rgb = [3]float64{c, 0, x}
-	}
-	mm := l - c/2
-	var out [3]uint8
-	for i, v := range rgb {
-		out[i] = uint8(clamp((v+mm)*255, 0, 255))
-	}
-	return out
+	c := hsl(hue, r.Range(0.35, 0.85), r.Range(0.25, 0.5), 255)
+	return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
 }
 
 // pastel is a light colour of random hue for paper and card stock.
 func pastel(r *Rand, light float64) string {
-	c := hslToRGB(r.Range(0, 360), r.Range(0.1, 0.6), light)
-	return fmt.Sprintf("#%02x%02x%02x", c[0], c[1], c[2])
+	c := hsl(r.Range(0, 360), r.Range(0.1, 0.6), light, 255)
+	return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
 }
 
 // paper picks the paper colour, an optional gradient and 0..3 patterns.
@@ -289,10 +261,7 @@ func (L *otherLayout) header() {
 	L.y += hh + size*0.6
 	if r.Bool(0.5) { // a subtitle
 		s := L.k * r.Range(2.2, 3.2)
-		L.add(Element{Kind: "field", Box: [4]float64{L.x0, L.y, L.x1 - L.x0, s * 1.5}, Gen: "words:" + L.kvLang(), Size: s, Font: L.font, Color: L.ink, Align: align})
+		L.add(Element{Kind: "field", Box: [4]float64{L.x0, L.y, L.x1 - L.x0, s * 1.5}, Gen: "words:" + L.lang, Size: s, Font: L.font, Color: L.ink, Align: align})
 		L.y += s * 2
 	}
 }
-
-// kvLang is the language of filler words and value generators.
-func (L *otherLayout) kvLang() string { return L.lang }

@@ -36,7 +36,7 @@ func (L *otherLayout) block() {
 	switch r.Weighted([]float64{3, 2.5, 2, 1, 1.2, 0.6, 0.5}) {
 	case 0: // a paragraph
 		h := math.Min(L.free(), s*1.5*float64(r.IntRange(2, 12)))
-		L.add(Element{Kind: "para", Box: [4]float64{L.x0, L.y, w, h}, Size: s, Font: L.font, Gen: L.kvLang(), Color: L.ink,
+		L.add(Element{Kind: "para", Box: [4]float64{L.x0, L.y, w, h}, Size: s, Font: L.font, Gen: L.lang, Color: L.ink,
 			Align: Pick(r, []string{"l", "l", "c"}), Hand: r.Bool(0.08)})
 		L.y += h + gap
 	case 1: // label and value rows, typed or handwritten, on rules or not
@@ -45,7 +45,7 @@ func (L *otherLayout) block() {
 	case 2: // a ruled table
 		rows, cols := r.IntRange(3, 12), r.IntRange(2, 6)
 		h := math.Min(L.free(), float64(rows)*s*r.Range(1.6, 2.4))
-		L.add(Element{Kind: "table", Box: [4]float64{L.x0, L.y, w, h}, N: rows, M: cols, Font: L.font, Gen: L.kvLang(),
+		L.add(Element{Kind: "table", Box: [4]float64{L.x0, L.y, w, h}, N: rows, M: cols, Font: L.font, Gen: L.lang,
 			Color: Pick(r, []string{L.ink, L.accent}), Width: r.Range(0.1, 0.4)})
 		L.y += h + gap
 	case 3: // empty ruled lines to fill in
@@ -170,7 +170,7 @@ func (L *otherLayout) receipt() {
 	font := Pick(r, []string{"mono", "mono", "cond", L.font})
 	n := int(math.Min(float64(r.IntRange(4, 25)), L.free()/(s*1.5)-4))
 	for i := 0; i < n; i++ {
-		L.add(Element{Kind: "field", Box: [4]float64{L.x0, L.y, w * 0.68, s * 1.4}, Gen: "words:" + L.kvLang(), Size: s, Font: font, Color: L.ink})
+		L.add(Element{Kind: "field", Box: [4]float64{L.x0, L.y, w * 0.68, s * 1.4}, Gen: "words:" + L.lang, Size: s, Font: font, Color: L.ink})
 		L.add(Element{Kind: "field", Box: [4]float64{L.x0 + w*0.7, L.y, w * 0.3, s * 1.4}, Gen: "pat:ddd.dd", Size: s, Font: font, Color: L.ink, Align: "r"})
 		L.y += s * 1.5
 	}
@@ -204,10 +204,10 @@ func (L *otherLayout) extras() {
 	}
 	if r.Bool(0.35) {
 		s := L.k * 2
-		L.add(Element{Kind: "field", Box: [4]float64{L.x0, L.h - L.x0*0.9, L.x1 - L.x0, s * 1.3}, Gen: Pick(r, []string{"date_recent", "pat:dd/dd", "phone", "words:" + L.kvLang()}),
+		L.add(Element{Kind: "field", Box: [4]float64{L.x0, L.h - L.x0*0.9, L.x1 - L.x0, s * 1.3}, Gen: Pick(r, []string{"date_recent", "pat:dd/dd", "phone", "words:" + L.lang}),
 			Size: s, Font: L.font, Color: L.ink, Align: Pick(r, []string{"l", "c", "r"})})
 	}
 	if r.Bool(0.12) { // a handwritten note across the document
-		L.add(Element{Kind: "para", Box: [4]float64{L.x0, r.Range(L.h*0.2, L.h*0.7), L.x1 - L.x0, L.k * 8}, N: 2, Size: L.k * 3, Hand: true, Gen: L.kvLang(), Color: "#1a2a8a"})
+		L.add(Element{Kind: "para", Box: [4]float64{L.x0, r.Range(L.h*0.2, L.h*0.7), L.x1 - L.x0, L.k * 8}, N: 2, Size: L.k * 3, Hand: true, Gen: L.lang, Color: "#1a2a8a"})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image"
 	"image/color"
+	_ "image/jpeg" // DecodeImage reads JPEG fixtures too
 	"image/png"
 	"os"
 	"os/exec"
@@ -46,6 +47,22 @@ func WritePNG(t testing.TB, dir, name string, img image.Image) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// DecodeImage decodes the image file at path (PNG or JPEG), failing the
+// test when it cannot.
+func DecodeImage(t testing.TB, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
 }
 
 // Run runs a fixture-making command in dir, failing the test on error.

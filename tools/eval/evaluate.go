@@ -76,7 +76,8 @@ func evaluate(ctx context.Context, c *client, cases []testCase, orient8 bool) *r
 // page is set aside (laterPageExtras).
 func (r *results) match(tc testCase, a answer) {
 	r.Truth += len(tc.Docs)
-	a.Items, r.LaterPages = firstPageAndExtras(a.Items), r.LaterPages+max(0, a.Pages-1)
+	a.Items = firstPageAndExtras(a.Items)
+	r.LaterPages += max(0, a.Pages-1)
 	used := make([]bool, len(a.Items))
 	var unmatched []truthDoc
 	for _, td := range tc.Docs {
