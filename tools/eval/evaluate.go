@@ -36,8 +36,15 @@ type results struct {
 	// is set aside (laterPageExtras).
 	LaterPages         int
 	Orient8, Orient8OK int
-	Failures           []string
-	Misses             []string
+	// Orient8Typed and Orient8TypedOK count the turned images whose upright
+	// original the service names a catalogue type: the orienter's own
+	// measure, apart from documents the classifier calls other (which are
+	// never turned, so every turn of them counts wrong above).
+	// Orient8FellSpecial counts those turned images answered other,
+	// not_document or empty.
+	Orient8Typed, Orient8TypedOK, Orient8FellSpecial int
+	Failures                                         []string
+	Misses                                           []string
 }
 
 const iouMatch = 0.5
@@ -172,20 +179,32 @@ func (r *results) orientEight(ctx context.Context, c *client, data []byte) {
 	if err != nil || len(base.Items) != 1 || base.Items[0].Rotation != 0 {
 		return // only images the service itself sees as upright are a fair reference
 	}
+	typed := !doctypes.IsSpecial(base.Items[0].Type)
 	for s := geom.Rotation(1); s < geom.NumRotations; s++ {
 		var buf bytes.Buffer
 		if err := jpeg.Encode(&buf, transform(img, s), &jpeg.Options{Quality: 92}); err != nil {
 			continue
 		}
 		a, err := c.classify(ctx, buf.Bytes())
+		r.Orient8++
+		if typed {
+			r.Orient8Typed++
+		}
 		if err != nil || len(a.Items) == 0 {
-			r.Orient8++
 			continue
 		}
 		sort.Slice(a.Items, func(i, j int) bool { return area(ring(a.Items[i].Quad)) > area(ring(a.Items[j].Quad)) })
-		r.Orient8++
-		if geom.Rotation(a.Items[0].Rotation) == s.Inverse() {
+		ok := geom.Rotation(a.Items[0].Rotation) == s.Inverse()
+		if ok {
 			r.Orient8OK++
+		}
+		if typed {
+			if ok {
+				r.Orient8TypedOK++
+			}
+			if doctypes.IsSpecial(a.Items[0].Type) {
+				r.Orient8FellSpecial++
+			}
 		}
 	}
 }

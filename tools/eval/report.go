@@ -63,6 +63,10 @@ func (r *results) markdown(name, plotBase string) (string, error) {
 	if r.Orient8 > 0 {
 		fmt.Fprintf(&b, "| orientation, each single-document image turned and mirrored 7 other ways | %s |\n", pct(r.Orient8OK, r.Orient8))
 	}
+	if r.Orient8Typed > 0 {
+		fmt.Fprintf(&b, "| the same, only images whose upright original is answered a catalogue type (turned ones answered other, not_document or empty: %d) | %s |\n",
+			r.Orient8FellSpecial, pct(r.Orient8TypedOK, r.Orient8Typed))
+	}
 	ece := r.ece(10)
 	fmt.Fprintf(&b, "| expected calibration error (10 bins) | %.3f |\n", ece)
 	if len(r.Elapsed) > 0 {
