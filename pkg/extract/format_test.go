@@ -24,10 +24,19 @@ func TestFormats(t *testing.T) {
 		{"sex unreadable", sexText, "Ж", ""},
 		{"name", name, " ПЕТРОВА- ", "ПЕТРОВА"},
 		{"name of one letter", name, "Я", ""},
+		{"name ending in a short i", name, "АНДРЕИ", "АНДРЕЙ"},
+		{"name ending in a short i after и", name, "ЕВГЕНИИ", "ЕВГЕНИЙ"},
+		{"two names, one with a short i", name, "НИКОЛАИ ПЕТРОВ", "НИКОЛАЙ ПЕТРОВ"},
+		{"name with и inside", name, "РАИСА", "РАИСА"},
+		{"name ending in и after a consonant", name, "НАТАЛИ", "НАТАЛИ"},
 		{"place comma", placeName, "ГОР, УФА", "ГОР. УФА"},
 		{"place Т for Г", placeName, "ТОР. ТВЕРЬ", "ГОР. ТВЕРЬ"},
 		{"place untouched", placeName, "ГОР. РОСТОВ-НА-ДОНУ", "ГОР. РОСТОВ-НА-ДОНУ"},
 		{"place village", placeName, "С, ИВАНОВКА", "С. ИВАНОВКА"},
+		{"place adjective with a short i", placeName, "ГОР. НИЖНИИ НОВГОРОД", "ГОР. НИЖНИЙ НОВГОРОД"},
+		{"place region with a short i", placeName, "С. УГРА КАЛУЖСКОИ ОБЛ.", "С. УГРА КАЛУЖСКОЙ ОБЛ."},
+		{"authority with a short i", authorityText, "ТП № 2 ОУФМС РОССИИ ПО НИЖНИИ НОВГОРОД", "ТП № 2 ОУФМС РОССИИ ПО НИЖНИЙ НОВГОРОД"},
+		{"place genitive in ии", placeName, "ГОР. ЕРЕВАН РЕСПУБЛИКИ АРМЕНИИ", "ГОР. ЕРЕВАН РЕСПУБЛИКИ АРМЕНИИ"},
 	} {
 		if got := tc.format(tc.in); got != tc.want {
 			t.Errorf("%s: %q gives %q, want %q", tc.name, tc.in, got, tc.want)

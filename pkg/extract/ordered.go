@@ -145,7 +145,7 @@ func (x *Extractor) byOrder(ctx context.Context, img image.Image, place placemen
 					parts = append(parts, m.text)
 					al.rect = al.rect.Union(m.rect)
 				}
-				set("issuing_authority", al, text(strings.Join(parts, " ")))
+				set("issuing_authority", al, authorityText(strings.Join(parts, " ")))
 			}
 			break
 		}

@@ -47,7 +47,7 @@ var passportVisual = map[string]visual{
 	"date_of_issue":     {whitelist: "0123456789.", format: date},
 	"subdivision_code":  {whitelist: "0123456789-", format: code},
 	"place_of_birth":    {whitelist: textChars, block: true, format: placeName},
-	"issuing_authority": {whitelist: textChars, block: true, format: text},
+	"issuing_authority": {whitelist: textChars, block: true, format: authorityText},
 	"series_and_number": {whitelist: "0123456789 ", format: number},
 }
 

@@ -18,7 +18,7 @@ import (
 var abbrev = regexp.MustCompile(`(^|\s)(?:[ГТ]ОР|ОБЛ|ПОС|ДЕР|С)[.,](\s|$)`)
 
 func placeName(s string) string {
-	s = text(s)
+	s = authorityText(s)
 	return abbrev.ReplaceAllStringFunc(s, func(m string) string {
 		m = strings.Replace(m, ",", ".", 1)
 		return strings.Replace(m, "ТОР.", "ГОР.", 1)
@@ -26,11 +26,52 @@ func placeName(s string) string {
 }
 
 func name(s string) string {
-	s = strings.Join(strings.Fields(strings.Trim(s, " -")), " ")
+	words := strings.Fields(strings.Trim(s, " -"))
+	for i, w := range words {
+		words[i] = shortIAtEnd(w, true)
+	}
+	s = strings.Join(words, " ")
 	if len([]rune(s)) < 2 {
 		return ""
 	}
 	return s
+}
+
+// authorityText is text with the short i fixed at the ends of words
+// (НИЖНИЙ, КАЛУЖСКОЙ), for places and authorities.
+func authorityText(s string) string {
+	words := strings.Fields(text(s))
+	for i, w := range words {
+		words[i] = shortIAtEnd(w, false)
+	}
+	return strings.Join(words, " ")
+}
+
+// shortIAtEnd writes Й for the И that Tesseract reads at the end of a
+// word after a vowel (АНДРЕИ, НИКОЛАИ, КАЛУЖСКОИ): Russian spelling ends
+// no word in a vowel other than И followed by И, so the letter can only be
+// Й without its breve. A final ИИ is Й in a name (ЮРИИ, ЕВГЕНИИ); in a
+// place it is also a noun's genitive (РОССИИ, АРМЕНИИ), so there only
+// adjectives' endings are changed (НИЖНИИ, ВЕЛИКИИ: after К, Г, Х, Ж, Ч,
+// Щ, or ЖН and ХН). Inside a word both letters are spelled (РАИСА,
+// МИХАЙЛОВ) and nothing is changed.
+func shortIAtEnd(w string, person bool) string {
+	r := []rune(w)
+	n := len(r)
+	if n < 3 || r[n-1] != 'И' {
+		return w
+	}
+	prev := r[n-2]
+	switch {
+	case strings.ContainsRune("АЕЁОУЫЭЮЯ", prev):
+	case prev == 'И' && person:
+	case prev == 'И' && n >= 4 && strings.ContainsRune("КГХЖЧЩ", r[n-3]):
+	case prev == 'И' && n >= 5 && r[n-3] == 'Н' && strings.ContainsRune("ЖХ", r[n-4]):
+	default:
+		return w
+	}
+	r[n-1] = 'Й'
+	return string(r)
 }
 
 func text(s string) string {
