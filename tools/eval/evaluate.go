@@ -45,6 +45,9 @@ type results struct {
 	Orient8Typed, Orient8TypedOK, Orient8FellSpecial int
 	Failures                                         []string
 	Misses                                           []string
+	// Orient8Misses lists each wrong turn of the 8-way check: the file,
+	// the turn applied, and what the service answered.
+	Orient8Misses []string
 }
 
 const iouMatch = 0.5
@@ -70,7 +73,7 @@ func evaluate(ctx context.Context, c *client, cases []testCase, orient8 bool) *r
 		r.Pages += a.Pages
 		r.match(tc, a)
 		if orient8 && len(tc.Docs) == 1 && !doctypes.IsSpecial(tc.Docs[0].Type) && doctypes.Known(tc.Docs[0].Type) {
-			r.orientEight(ctx, c, data)
+			r.orientEight(ctx, c, tc.Path, data)
 		}
 	}
 	fmt.Fprintln(os.Stderr)
@@ -170,7 +173,7 @@ func firstPageAndExtras(items []predicted) []predicted {
 
 // orientEight turns and mirrors an upright single-document image the 8
 // ways and checks the service names the rotation that undoes each.
-func (r *results) orientEight(ctx context.Context, c *client, data []byte) {
+func (r *results) orientEight(ctx context.Context, c *client, path string, data []byte) {
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return
@@ -191,12 +194,16 @@ func (r *results) orientEight(ctx context.Context, c *client, data []byte) {
 			r.Orient8Typed++
 		}
 		if err != nil || len(a.Items) == 0 {
+			r.Orient8Misses = append(r.Orient8Misses, fmt.Sprintf("%s: turned %d: no answer (%v)", path, s, err))
 			continue
 		}
 		sort.Slice(a.Items, func(i, j int) bool { return area(ring(a.Items[i].Quad)) > area(ring(a.Items[j].Quad)) })
 		ok := geom.Rotation(a.Items[0].Rotation) == s.Inverse()
 		if ok {
 			r.Orient8OK++
+		} else {
+			r.Orient8Misses = append(r.Orient8Misses, fmt.Sprintf("%s (upright: %s): turned %d, answered rotation %d (want %d) as %s %.2f, %d items",
+				path, base.Items[0].Type, s, a.Items[0].Rotation, s.Inverse(), a.Items[0].Type, a.Items[0].Confidence, len(a.Items)))
 		}
 		if typed {
 			if ok {

@@ -93,6 +93,12 @@ func (r *results) markdown(name, plotBase string) (string, error) {
 		}
 		fmt.Fprintf(&b, "\n![confusion matrix](%s)\n\n![reliability](%s)\n", filepath.Base(cm), filepath.Base(rel))
 	}
+	if len(r.Orient8Misses) > 0 {
+		b.WriteString("\n### Orientation misses, 8 ways (largest item of each turned image)\n\n")
+		for _, m := range r.Orient8Misses {
+			fmt.Fprintf(&b, "- %s\n", m)
+		}
+	}
 	if len(r.Misses) > 0 || len(r.Failures) > 0 {
 		b.WriteString("\n### Misses and failures\n\n")
 		for _, m := range append(r.Failures, r.Misses...) {
