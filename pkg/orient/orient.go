@@ -181,11 +181,17 @@ func (o *Orienter) ProbabilitiesDetected(ctx context.Context, img image.Image, b
 	if err != nil || !ok {
 		return pd, err
 	}
-	logp := vote(out[OrientHead])
+	return combine(tr.P, out[OrientHead]), nil
+}
+
+// combine is the decision: the text reading's probabilities per rotation
+// code times docnet's vote, renormalised.
+func combine(text []float64, logits []float32) []float64 {
+	logp := vote(logits)
 	for i := range logp {
-		logp[i] += math.Log(max(tr.P[i], 1e-12))
+		logp[i] += math.Log(max(text[i], 1e-12))
 	}
-	return softmax(logp), nil
+	return softmax(logp)
 }
 
 func logSoftmax(v []float64) []float64 {

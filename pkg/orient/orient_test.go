@@ -121,3 +121,47 @@ func TestRuntimeMatchesPyTorch(t *testing.T) {
 		}
 	}
 }
+
+// TestTextOverrulesDocnet pins the weight of docnet's vote: it settles the
+// text's near-ties but never overrules a clear text reading, however sure
+// docnet is (its layout reading transfers poorly to real documents; a vote
+// without a floor cost 9 points of the real 8-way figure).
+func TestTextOverrulesDocnet(t *testing.T) {
+	text := func(best int, p float64) []float64 {
+		out := make([]float64, 8)
+		for i := range out {
+			out[i] = (1 - p) / 7
+		}
+		out[best] = p
+		return out
+	}
+	logits := func(best int, margin float32) []float32 {
+		out := make([]float32, 8)
+		out[best] = margin
+		return out
+	}
+	argmax := func(p []float64) int {
+		b := 0
+		for i := range p {
+			if p[i] > p[b] {
+				b = i
+			}
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name   string
+		text   []float64
+		logits []float32
+		want   int
+	}{
+		{"clear text against a very sure docnet", text(0, 0.9), logits(6, 40), 0},
+		{"clear text against a sure docnet", text(2, 0.8), logits(6, 5), 2},
+		{"text near-tie settled by docnet", []float64{0.4, 0, 0, 0, 0.45, 0, 0, 0.15}, logits(0, 3), 0},
+		{"agreeing readings", text(3, 0.6), logits(3, 2), 3},
+	} {
+		if got := argmax(combine(tc.text, tc.logits)); got != tc.want {
+			t.Errorf("%s: rotation %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
