@@ -26,11 +26,7 @@ func placeName(s string) string {
 }
 
 func name(s string) string {
-	words := strings.Fields(strings.Trim(s, " -"))
-	for i, w := range words {
-		words[i] = shortIAtEnd(w, true)
-	}
-	s = strings.Join(words, " ")
+	s = shortIAtEnds(strings.Trim(s, " -"), true)
 	if len([]rune(s)) < 2 {
 		return ""
 	}
@@ -39,10 +35,14 @@ func name(s string) string {
 
 // authorityText is text with the short i fixed at the ends of words
 // (НИЖНИЙ, КАЛУЖСКОЙ), for places and authorities.
-func authorityText(s string) string {
-	words := strings.Fields(text(s))
+func authorityText(s string) string { return shortIAtEnds(text(s), false) }
+
+// shortIAtEnds applies shortIAtEnd to each word of s and joins the words
+// with single spaces.
+func shortIAtEnds(s string, person bool) string {
+	words := strings.Fields(s)
 	for i, w := range words {
-		words[i] = shortIAtEnd(w, false)
+		words[i] = shortIAtEnd(w, person)
 	}
 	return strings.Join(words, " ")
 }
