@@ -175,6 +175,9 @@ func (r *Reader) readDetected(ctx context.Context, m *ppocr.Image, boxes []ppocr
 	}
 	var best *Reading
 	for end := len(cand); end > 0; end-- {
+		if !endsRun(cand[:end]) {
+			continue // no layout's lines can end here: not worth reading
+		}
 		last, err := read(end - 1)
 		if err != nil {
 			return nil, err
@@ -197,13 +200,21 @@ func (r *Reader) readDetected(ctx context.Context, m *ppocr.Image, boxes []ppocr
 			if !stacked(cand[end-n : end]) {
 				continue
 			}
-			run := make([]zoneLine, 0, n)
-			for i := end - n; i < end; i++ {
+			// Bottom line first; a line with under half the layout's
+			// characters cannot be laid on its grid (zonePitch), so the
+			// lines above it are not read.
+			run := make([]zoneLine, n)
+			short := false
+			for i := end - 1; i >= end-n && !short; i-- {
 				l, err := read(i)
 				if err != nil {
 					return nil, err
 				}
-				run = append(run, l)
+				run[i-end+n] = l
+				short = len(l.greedy.Chars) < length/2
+			}
+			if short {
+				continue
 			}
 			rd := assemble(f, run, length)
 			if rd == nil {
@@ -221,6 +232,20 @@ func (r *Reader) readDetected(ctx context.Context, m *ppocr.Image, boxes []ppocr
 		return nil, ErrNotFound
 	}
 	return best, nil
+}
+
+// endsRun reports whether the last of rows can end a zone: whether the
+// rows above it stack with it like the lines of some layout. A row that
+// ends none is not read (on a form without a zone, each row read costs
+// 0.1 to 0.2 s).
+func endsRun(rows []image.Rectangle) bool {
+	for _, f := range []Format{TD3, TD2, TD1} {
+		n, _ := f.Shape()
+		if len(rows) >= n && stacked(rows[len(rows)-n:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // mergeRows joins boxes that lie on one text row, whatever the gap
