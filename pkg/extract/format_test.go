@@ -37,6 +37,10 @@ func TestFormats(t *testing.T) {
 		{"place region with a short i", placeName, "С. УГРА КАЛУЖСКОИ ОБЛ.", "С. УГРА КАЛУЖСКОЙ ОБЛ."},
 		{"authority with a short i", authorityText, "ТП № 2 ОУФМС РОССИИ ПО НИЖНИИ НОВГОРОД", "ТП № 2 ОУФМС РОССИИ ПО НИЖНИЙ НОВГОРОД"},
 		{"place genitive in ии", placeName, "ГОР. ЕРЕВАН РЕСПУБЛИКИ АРМЕНИИ", "ГОР. ЕРЕВАН РЕСПУБЛИКИ АРМЕНИИ"},
+		{"authority settlement with a comma", authorityText, "ТП № 2 ОУФМС РОССИИ ПО ПОС, ЛУГОВОЙ ТЮМЕНСКОЙ ОБЛ.", "ТП № 2 ОУФМС РОССИИ ПО ПОС. ЛУГОВОЙ ТЮМЕНСКОЙ ОБЛ."},
+		{"authority region without its dot", authorityText, "ТП № 2 ОУФМС РОССИИ ПО С. НИКОЛЬСКОЕ КАЛУЖСКОЙ ОБЛ", "ТП № 2 ОУФМС РОССИИ ПО С. НИКОЛЬСКОЕ КАЛУЖСКОЙ ОБЛ."},
+		{"place town without its dot", placeName, "ГОР ОМСК", "ГОР. ОМСК"},
+		{"preposition с kept", authorityText, "ОТДЕЛОМ С ПАСПОРТНЫМ СТОЛОМ", "ОТДЕЛОМ С ПАСПОРТНЫМ СТОЛОМ"},
 	} {
 		if got := tc.format(tc.in); got != tc.want {
 			t.Errorf("%s: %q gives %q, want %q", tc.name, tc.in, got, tc.want)
@@ -73,6 +77,18 @@ func TestEditDistance(t *testing.T) {
 	} {
 		if got := editDistance(tc.a, tc.b); got != tc.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// Noise read as letters repeats one letter; no Russian word holds a
+// letter three times in a row.
+func TestTripled(t *testing.T) {
+	for in, want := range map[string]bool{
+		"ННННИННН": true, "ОТДЕЛОМ": false, "ВВЕДЕННЫЙ": false, "ААА": true, "№": false, "": false,
+	} {
+		if got := tripled(in); got != want {
+			t.Errorf("tripled(%q) = %v, want %v", in, got, want)
 		}
 	}
 }

@@ -35,9 +35,13 @@ type valueLine struct {
 // readBlock reads a block with Tesseract and returns its value lines:
 // small captions and unsure words dropped, as for one field.
 func (x *Extractor) readBlock(ctx context.Context, img image.Image, r image.Rectangle) ([]valueLine, error) {
-	_, lines, err := x.ocr.ReadField(ctx, subImage(img, r), ocr.FieldOptions{Whitelist: textChars, Block: true})
+	sub := subImage(img, r)
+	_, lines, err := x.ocr.ReadField(ctx, sub, ocr.FieldOptions{Whitelist: textChars, Block: true})
 	if err != nil {
 		return nil, fmt.Errorf("extract: %w", err)
+	}
+	if err := x.rereadDoubtful(ctx, sub, lines, visual{whitelist: textChars}, 0.7, 0.5); err != nil {
+		return nil, err
 	}
 	_, lines = valueWords(lines, 0.7, 0.5)
 	var out []valueLine

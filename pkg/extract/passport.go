@@ -384,6 +384,9 @@ func (x *Extractor) readRegion(ctx context.Context, sub image.Image, r image.Rec
 		// A region also catches the small printed captions beside the
 		// value: their words are smaller, and Tesseract is unsure of them.
 		if v.block {
+			if err := x.rereadDoubtful(ctx, sub, lines, v, 0.5, 0.3); err != nil {
+				return read{}, err
+			}
 			txt, lines = valueWords(lines, 0.5, 0.3)
 		} else {
 			txt, lines = valueWords(lines, 0.7, 0.5)

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 
@@ -12,18 +11,30 @@ import (
 // The text of visual fields: formats, caption filtering, and comparison
 // with the machine-readable zone.
 
-// abbrev fixes the abbreviations that open places and authorities
-// ("ГОР." and the like), which Tesseract reads with a comma or a Т for
-// the Г.
-var abbrev = regexp.MustCompile(`(^|\s)(?:[ГТ]ОР|ОБЛ|ПОС|ДЕР|С)[.,](\s|$)`)
-
-func placeName(s string) string {
-	s = authorityText(s)
-	return abbrev.ReplaceAllStringFunc(s, func(m string) string {
-		m = strings.Replace(m, ",", ".", 1)
-		return strings.Replace(m, "ТОР.", "ГОР.", 1)
-	})
+// abbreviations fixes the abbreviations in places and authorities
+// (ГОР., ОБЛ., ПОС., ДЕР., С.): Tesseract reads their dot as a comma or
+// drops it, and the Г of ГОР as Т. Standing alone, ГОР, ОБЛ, ПОС and ДЕР
+// can only be abbreviations, so a missing dot is put back; С and ТОР are
+// changed only when read with a comma or a dot (С is also a preposition).
+func abbreviations(s string) string {
+	words := strings.Fields(s)
+	for i, w := range words {
+		stem := strings.TrimRight(w, ".,")
+		punct := stem != w
+		switch {
+		case stem == "ГОР" || stem == "ОБЛ" || stem == "ПОС" || stem == "ДЕР":
+			words[i] = stem + "."
+		case stem == "ТОР" && punct:
+			words[i] = "ГОР."
+		case stem == "С" && punct:
+			words[i] = "С."
+		}
+	}
+	return strings.Join(words, " ")
 }
+
+// placeName is the text of a place of birth (see authorityText).
+func placeName(s string) string { return authorityText(s) }
 
 func name(s string) string {
 	s = shortIAtEnds(strings.Trim(s, " -"), true)
@@ -34,8 +45,9 @@ func name(s string) string {
 }
 
 // authorityText is text with the short i fixed at the ends of words
-// (НИЖНИЙ, КАЛУЖСКОЙ), for places and authorities.
-func authorityText(s string) string { return shortIAtEnds(text(s), false) }
+// (НИЖНИЙ, КАЛУЖСКОЙ) and the abbreviations' dots (ГОР., ОБЛ.), for
+// places and authorities.
+func authorityText(s string) string { return abbreviations(shortIAtEnds(text(s), false)) }
 
 // shortIAtEnds applies shortIAtEnd to each word of s and joins the words
 // with single spaces.
