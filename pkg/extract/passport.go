@@ -250,6 +250,7 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 		// A name line that lost characters in recognition, or whose blurred
 		// fillers were read as letters, is no evidence.
 		namesOK := rd.Valid() && rd.Lost[0] == 0 && rd.Refilled[0] == 0
+		lookAlikes := false // a name settled against the zone's look-alikes
 		for f, val := range map[string]string{"surname": ru.Surname, "first_name": ru.GivenName, "other_names": ru.Patronymic} {
 			v, seen := look(f)
 			switch {
@@ -263,6 +264,7 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 				// The zone's reading differs only in look-alike characters
 				// (8 and B stand for Я and Б): the visual name settles it.
 				out[f] = Field{Text: v.text, Confidence: 0.95, Coords: quad(v.rect)}
+				lookAlikes = true
 			case namesOK:
 				r := l1
 				if seen {
@@ -294,6 +296,13 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 			}
 			if w, ok := rusNameLine(out); ok && w != line1 && sure >= 0.75 && editDistance(w, line1) <= 8 {
 				line1, conf1 = w, 0.9*sure
+			}
+		} else if lookAlikes {
+			// A name the visual zone settled (6, Э, read for G): the line is
+			// written again from the names when it differs from the
+			// reading in look-alikes only (no check digit covers it).
+			if w, ok := rusNameLine(out); ok && w != line1 && lookAlike(w, line1) {
+				line1 = w
 			}
 		}
 		out["mrz_1"] = Field{Text: line1, Confidence: round3(conf1), Coords: quad(l1)}

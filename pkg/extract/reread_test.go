@@ -27,3 +27,19 @@ func TestAuthorityWordsReadAgain(t *testing.T) {
 		}
 	}
 }
+
+// A name line read with a look-alike inside a name (6, the table's Э, for
+// the G of OL9GA, ОЛЬГА) that the visual zone settles is written again
+// from the names chosen, as the zone prints it (seed 20261124's 36th scan).
+func TestNameLineFromSettledNames(t *testing.T) {
+	x := newExtractor(t)
+	ps := synthPassports(t, scans, 20261124, 36)
+	s := ps[35]
+	got, err := x.Passport(context.Background(), s.img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := got["mrz_1"].Text, s.fields["mrz_1"]; g != w {
+		t.Errorf("mrz_1 %q, want %q", g, w)
+	}
+}
