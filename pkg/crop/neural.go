@@ -85,6 +85,9 @@ type NeuralOptions struct {
 	// CutGain is how much better the parts of a cut region must fill their
 	// quadrilaterals, weighted by area, to replace it (default 0.04).
 	CutGain float64
+	// NoChords turns off the cutting of a region along a chord between
+	// its notches (see splitter.chordSplit), for comparison.
+	NoChords bool
 	// MaxDocs caps the number of documents returned (default 8).
 	MaxDocs int
 	// NoRefine keeps the quads as the network's masks give them, without

@@ -64,16 +64,32 @@ func (s *splitter) decompose(px []int, level int) []piece {
 		}
 	}
 	if f >= s.o.SplitFill || level >= s.o.MaxSplit {
-		return []piece{{blob: b, level: level}}
+		return s.whole(px, b, f, level)
 	}
 	var parts []piece
 	for _, c := range s.connected(s.erodeSet(px)) {
 		parts = append(parts, s.decompose(c, level+1)...)
 	}
 	if len(parts) == 0 || weightedFill(parts) < f+s.o.SplitGain {
-		return []piece{{blob: b, level: level}}
+		return s.whole(px, b, f, level)
 	}
 	return parts
+}
+
+// whole returns a region that neither outlines nor erosion part as one
+// piece, unless it fills its quadrilateral less than CutFill and a chord
+// between its notches cuts it into documents (chordSplit).
+func (s *splitter) whole(px []int, b blob, f float64, level int) []piece {
+	if f < s.o.CutFill && !s.o.NoChords {
+		if cut := s.chordSplit(px, b, f); cut != nil {
+			var parts []piece
+			for _, c := range cut {
+				parts = append(parts, s.decompose(c, level)...)
+			}
+			return parts
+		}
+	}
+	return []piece{{blob: b, level: level}}
 }
 
 // weightedFill is the area-weighted mean share of their quadrilaterals
