@@ -76,10 +76,18 @@ type netCandidate struct {
 	fill, outline float64
 }
 
+// outlinedSupport and outlinedScore are the outline support and mean
+// interior probability of a region the network is sure of, which need
+// only fill its quadrilateral OutlinedFill.
+const (
+	outlinedSupport = 0.8
+	outlinedScore   = 0.9
+)
+
 // reject names the first check a candidate fails ("" when it passes).
 func (c netCandidate) reject(o NeuralOptions, page float64) string {
 	switch {
-	case c.fill < o.MinFill:
+	case c.fill < o.MinFill && !(c.fill >= o.OutlinedFill && c.outline >= outlinedSupport && c.score >= outlinedScore):
 		return "fill"
 	case c.score < o.MinScore:
 		return "score"

@@ -222,3 +222,28 @@ func TestSegmentPageFill(t *testing.T) {
 		})
 	}
 }
+
+// TestRejectOutlinedFill checks that a region the network outlines all
+// round and believes in may fill its quadrilateral less (a small card),
+// while one without that evidence may not.
+func TestRejectOutlinedFill(t *testing.T) {
+	o := NeuralOptions{}.withDefaults()
+	q := rotRect(128, 128, 90, 58, 5)
+	cases := []struct {
+		name                 string
+		fill, outline, score float64
+		want                 string
+	}{
+		{"small card outlined all round", 0.6, 0.9, 0.95, ""},
+		{"same fill, outline seen on half", 0.6, 0.6, 0.95, "fill"},
+		{"same fill, interior doubted", 0.6, 0.9, 0.8, "fill"},
+		{"too little even outlined", 0.5, 0.95, 0.99, "fill"},
+		{"well filled", 0.8, 0.6, 0.8, ""},
+	}
+	for _, c := range cases {
+		cand := netCandidate{region: region{quad: q, score: c.score, area: q.Area()}, fill: c.fill, outline: c.outline}
+		if got := cand.reject(o, 256*256); got != c.want {
+			t.Errorf("%s: reject %q, want %q", c.name, got, c.want)
+		}
+	}
+}
