@@ -93,7 +93,7 @@ func (x *Extractor) byOrder(ctx context.Context, img image.Image, place placemen
 			}
 			set("date_of_birth", l, date(reDateIn.FindString(l.text)))
 			set("sex", l, sexText(l.text))
-			if x.fits(place, "date_of_birth", l.rect, b) {
+			if x.fitsRow(place, "date_of_birth", l.rect, b) {
 				// The form lies where the template says (the factory's
 				// form, a flat scan): each name is the line in its
 				// region, so a name not read leaves its field out
@@ -155,6 +155,16 @@ func (x *Extractor) byOrder(ctx context.Context, img image.Image, place placemen
 		}
 	}
 	return out, nil
+}
+
+// fitsRow reports whether r, a line read on the crop, runs through the
+// region of field f as place puts it: its centre lies in the region's
+// height and it overlaps the region across. The birth date's line also
+// holds the sex to its left, so its centre lies left of the date's region.
+func (x *Extractor) fitsRow(place placement, f string, r image.Rectangle, b image.Rectangle) bool {
+	fr, ok := x.region(place, f, b)
+	cy := (r.Min.Y + r.Max.Y) / 2
+	return ok && cy >= fr.Min.Y && cy < fr.Max.Y && r.Max.X > fr.Min.X && r.Min.X < fr.Max.X
 }
 
 // fits reports whether the centre of r, a line read on the crop, lies in

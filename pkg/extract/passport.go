@@ -392,14 +392,14 @@ func (x *Extractor) readRegion(ctx context.Context, sub image.Image, r image.Rec
 	if onWords {
 		// A region also catches the small printed captions beside the
 		// value: their words are smaller, and Tesseract is unsure of them.
+		minHeight, minConf := 0.7, 0.5
 		if v.block {
-			if err := x.rereadDoubtful(ctx, sub, lines, v, 0.5, 0.3); err != nil {
-				return read{}, err
-			}
-			txt, lines = valueWords(lines, 0.5, 0.3)
-		} else {
-			txt, lines = valueWords(lines, 0.7, 0.5)
+			minHeight, minConf = 0.5, 0.3
 		}
+		if err := x.rereadDoubtful(ctx, sub, lines, v, minHeight, minConf); err != nil {
+			return read{}, err
+		}
+		txt, lines = valueWords(lines, minHeight, minConf)
 	}
 	out := read{text: v.format(strings.ToUpper(txt)), rect: r}
 	if len(lines) > 0 {

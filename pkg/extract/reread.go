@@ -14,12 +14,14 @@ import (
 const maxRereads = 4
 
 // rereadDoubtful reads again, each alone as one line, the words of a
-// block region that Tesseract was unsure of but that stand as tall as
-// the value's words: read in a block, a word on a line of its own (the
-// last word of an authority, wrapped), one the caption above touches (the
-// first) or the sign № often comes back right with a confidence near zero,
-// and the caption filter would drop it. A word read alone the same as in
-// the block takes the confidence of its second reading (it is kept when
+// region that Tesseract was unsure of but that stand as tall as the
+// value's words (the confident words', or all words' when none is):
+// read in a block, a word on a line of its own (the last word of an
+// authority, wrapped), one the caption above touches (the first) or the
+// sign № often comes back right with a confidence near zero, and so does
+// a name whose capitals all have small forms of the same shape (ВОЛКОВ);
+// the caption filter would drop them. A word read alone the same as
+// before takes the confidence of its second reading (it is kept when
 // that passes minConf); its text, place and box stay. Words no Russian
 // text holds (a letter three times in a row: the noise of a pattern read
 // as letters) are not read again. Lines are changed in place;
@@ -30,6 +32,15 @@ func (x *Extractor) rereadDoubtful(ctx context.Context, sub image.Image, lines [
 	for _, l := range lines {
 		for _, w := range l.Words {
 			if w.Confidence >= minConf {
+				hs = append(hs, height(w))
+			}
+		}
+	}
+	if len(hs) == 0 {
+		// No word read with confidence (a one-word name): the words'
+		// median height stands for the value's.
+		for _, l := range lines {
+			for _, w := range l.Words {
 				hs = append(hs, height(w))
 			}
 		}

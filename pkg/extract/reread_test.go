@@ -43,3 +43,28 @@ func TestNameLineFromSettledNames(t *testing.T) {
 		t.Errorf("mrz_1 %q, want %q", g, w)
 	}
 }
+
+// On the form without a zone the names are placed by their regions when
+// the birth-date line runs through its own: that line also holds the sex
+// to its left, so its centre lies left of the date's region, and the names
+// had been taken in order instead, shifted up when the surname was not
+// read (seed 20261123's third scan: the first name answered as the surname,
+// the patronymic as the first name). Its surname, ВОЛКОВ, scored 0.40 in
+// its region (capitals whose small forms share their shape) and is read
+// again alone.
+func TestZonelessNamesInTheirRegions(t *testing.T) {
+	x := newExtractor(t)
+	s := synthPassports(t, scans, 20261123, 3)[2]
+	if _, zoned := s.fields["mrz_1"]; zoned {
+		t.Fatal("the third scan of seed 20261123 is expected without a zone")
+	}
+	got, err := x.Passport(context.Background(), s.img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"surname", "first_name", "other_names"} {
+		if g, w := got[f].Text, s.fields[f]; g != w {
+			t.Errorf("%s %q, want %q", f, g, w)
+		}
+	}
+}
