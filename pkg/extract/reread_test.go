@@ -68,3 +68,18 @@ func TestZonelessNamesInTheirRegions(t *testing.T) {
 		}
 	}
 }
+
+// The sex is read right but scored near zero when the caption above
+// touches it; МУЖ. and ЖЕН. are kept whatever their score, as dates are
+// (seed 20261125's 18th scan, a form without a zone, lost it before).
+func TestSexKeptWhateverItsScore(t *testing.T) {
+	x := newExtractor(t)
+	s := synthPassports(t, scans, 20261125, 18)[17]
+	got, err := x.Passport(context.Background(), s.img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := got["sex"].Text, s.fields["sex"]; g != w {
+		t.Errorf("sex %q, want %q", g, w)
+	}
+}

@@ -202,11 +202,14 @@ func sameName(a, b string) bool {
 // valueWords keeps the words at least minHeight times as tall as the
 // median confident word and read with at least minConf confidence (or
 // made of five or more digits, dots and hyphens: dates and codes, which
-// Tesseract often reads right but scores low), and returns their text and
-// the lines that still hold words.
+// Tesseract often reads right but scores low; or the sex's МУЖ. or ЖЕН.,
+// which it scores near zero when the caption above touches them), and
+// returns their text and the lines that still hold words.
 func valueWords(lines []ocr.Line, minHeight, minConf float64) (string, []ocr.Line) {
 	height := func(w ocr.Word) int { return w.Coords[3][1] - w.Coords[0][1] }
-	numeric := func(w ocr.Word) bool { return len(w.Text) >= 5 && strings.Trim(w.Text, "0123456789.-") == "" }
+	numeric := func(w ocr.Word) bool {
+		return (len(w.Text) >= 5 && strings.Trim(w.Text, "0123456789.-") == "") || sexWord(w.Text)
+	}
 	var hs []int
 	for _, l := range lines {
 		for _, w := range l.Words {
@@ -236,4 +239,11 @@ func valueWords(lines []ocr.Line, minHeight, minConf float64) (string, []ocr.Lin
 		}
 	}
 	return strings.Join(words, " "), kept
+}
+
+// sexWord reports whether s is the sex as the passport prints it (МУЖ.
+// or ЖЕН., the dot possibly lost): no caption nor other value reads so.
+func sexWord(s string) bool {
+	s = strings.TrimSuffix(s, ".")
+	return s == "МУЖ" || s == "ЖЕН"
 }
