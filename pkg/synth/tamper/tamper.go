@@ -320,13 +320,23 @@ func (m *Maker) pasteField(img *image.RGBA, d synth.SceneDoc, r *synth.Rand, i i
 		dst.Max.Y += grow - grow/2
 	}
 	dst = dst.Intersect(docBox(d.Quad, img.Rect))
-	donor, err := m.gen.RenderType(d.Type, uint64(i)+7919, i+1)
-	if err != nil {
-		return image.Rectangle{}, err
+	// The donor must print the field: a passport spread may be drawn as
+	// its photo page alone or as the older form, and the host's box on
+	// another layout would paste a caption or blank paper, not the field.
+	var donor *synth.Doc
+	var fb [4]float64
+	for k := 0; k < donorTries; k++ {
+		dn, err := m.gen.RenderType(d.Type, uint64(i)+7919+uint64(k)*104723, i+1+k)
+		if err != nil {
+			return image.Rectangle{}, err
+		}
+		if b, ok := dn.Boxes[name]; ok {
+			donor, fb = dn, b
+			break
+		}
 	}
-	fb, ok := donor.Boxes[name]
-	if !ok {
-		fb = d.Boxes[name]
+	if donor == nil {
+		return image.Rectangle{}, nil
 	}
 	W, H := float64(donor.Img.Rect.Dx()), float64(donor.Img.Rect.Dy())
 	// the donor's field, with as much margin as the host's box has
@@ -342,6 +352,10 @@ func (m *Maker) pasteField(img *image.RGBA, d synth.SceneDoc, r *synth.Rand, i i
 	}
 	return dst, paste(img, donor.Img, sr, dst, int(r.Range(50, 80)), r.Range(2, 5), r)
 }
+
+// donorTries is how many donors pasteField renders, at most, to find one
+// that prints the field.
+const donorTries = 4
 
 // replacePhoto pastes the portrait of another document of the type over
 // the document's portrait, compressed on its own.
