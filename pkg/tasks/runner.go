@@ -58,9 +58,14 @@ func (q *Queue) loop(ctx context.Context, wake chan struct{}, exec Exec) {
 	}
 }
 
-// next fetches one message from the highest non-empty priority level.
+// next fetches one message from the highest non-empty priority level. A
+// level whose fetch got no answer in time (the client gives up after
+// unansweredFetch, reporting no messages) is not known to be empty: rather
+// than take a lower level's task before its own, next returns nil and the
+// runner asks again.
 func (q *Queue) next(ctx context.Context) jetstream.Msg {
 	for p := MaxPriority; p >= 1; p-- {
+		start := time.Now()
 		batch, err := q.cons[p].FetchNoWait(1)
 		if err != nil {
 			if ctx.Err() == nil {
@@ -71,9 +76,17 @@ func (q *Queue) next(ctx context.Context) jetstream.Msg {
 		for m := range batch.Messages() {
 			return m
 		}
+		if time.Since(start) >= unansweredFetch && ctx.Err() == nil {
+			q.log.Warn("task fetch unanswered, asking again", "level", p)
+			return nil
+		}
 	}
 	return nil
 }
+
+// unansweredFetch is how long a no-wait fetch runs when the server does not
+// answer (the client's own limit is one second).
+const unansweredFetch = 900 * time.Millisecond
 
 func (q *Queue) process(ctx context.Context, msg jetstream.Msg, exec Exec) {
 	var job Job

@@ -64,6 +64,23 @@ func TestPriorityOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A message JetStream has stored reaches its consumer a moment later:
+	// wait until every level's consumer counts its tasks, or a loaded
+	// machine lets the runner see a lower level first.
+	testutil.Eventually(t, 5*time.Second, func() error {
+		pending := 0
+		for p := 1; p <= MaxPriority; p++ {
+			info, err := q.cons[p].Info(ctx)
+			if err != nil {
+				return err
+			}
+			pending += int(info.NumPending)
+		}
+		if pending < 5 {
+			return fmt.Errorf("%d of 5 tasks pending", pending)
+		}
+		return nil
+	})
 	var mu sync.Mutex
 	var order []string
 	runCtx, cancel := context.WithCancel(ctx)
