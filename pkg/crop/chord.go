@@ -106,57 +106,50 @@ func (s *splitter) leaf(b blob) (float64, bool) {
 // those at least 3 px and 8 % of the square root of the region's area
 // deep; the deepest maxNotches are returned.
 func (s *splitter) notches(px []int, hull []geom.Point, area int) []notch {
-	w, h := s.w, s.h
-	x0, y0, x1, y1 := w, h, 0, 0
+	// The hull's bounding box, in which the gaps are searched.
+	x0, y0, x1, y1 := s.w, s.h, 0, 0
 	for _, p := range hull {
 		x0, y0 = min(x0, int(p.X)), min(y0, int(p.Y))
 		x1, y1 = max(x1, int(math.Ceil(p.X))), max(y1, int(math.Ceil(p.Y)))
 	}
-	x1, y1 = min(x1, w), min(y1, h)
+	x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, s.w), min(y1, s.h)
+	bw, bh := x1-x0, y1-y0
+	if bw <= 0 || bh <= 0 {
+		return nil
+	}
 	for _, p := range px {
 		s.in[p] = true
 	}
-	defer func() {
-		for _, p := range px {
-			s.in[p] = false
+	// gap marks the box's pixels inside the hull but not in the region.
+	gap := make([]bool, bw*bh)
+	for y := range bh {
+		for x := range bw {
+			c := geom.Point{X: float64(x0+x) + 0.5, Y: float64(y0+y) + 0.5}
+			gap[y*bw+x] = !s.in[(y0+y)*s.w+x0+x] && insideHull(hull, c)
 		}
-	}()
-	inHull := func(x, y int) bool {
-		c := geom.Point{X: float64(x) + 0.5, Y: float64(y) + 0.5}
-		for i := range hull {
-			if cross(hull[i], hull[(i+1)%len(hull)], c) < 0 {
-				return false
-			}
-		}
-		return true
 	}
-	gap := map[int]bool{}
-	for y := max(y0, 0); y < y1; y++ {
-		for x := max(x0, 0); x < x1; x++ {
-			if i := y*w + x; !s.in[i] && inHull(x, y) {
-				gap[i] = true
-			}
-		}
+	for _, p := range px {
+		s.in[p] = false
 	}
 	minDepth := max(3, 0.08*math.Sqrt(float64(area)))
 	var out []notch
-	seen := map[int]bool{}
+	seen := make([]bool, bw*bh)
 	var stack []int
 	for start := range gap {
-		if seen[start] {
+		if !gap[start] || seen[start] {
 			continue
 		}
 		seen[start] = true
 		stack = append(stack[:0], start)
 		var comp []notch
 		for len(stack) > 0 {
-			p := stack[len(stack)-1]
+			k := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			c := geom.Point{X: float64(p%w) + 0.5, Y: float64(p/w) + 0.5}
+			x, y := k%bw, k/bw
+			c := geom.Point{X: float64(x0+x) + 0.5, Y: float64(y0+y) + 0.5}
 			comp = append(comp, notch{at: c, depth: depthIn(hull, c)})
-			x := p % w
-			for _, q := range [4]int{p - 1, p + 1, p - w, p + w} {
-				if (q == p-1 && x == 0) || (q == p+1 && x == w-1) {
+			for _, q := range [4]int{k - 1, k + 1, k - bw, k + bw} {
+				if q < 0 || q >= len(gap) || (q == k-1 && x == 0) || (q == k+1 && x == bw-1) {
 					continue
 				}
 				if gap[q] && !seen[q] {
@@ -169,8 +162,7 @@ func (s *splitter) notches(px []int, hull []geom.Point, area int) []notch {
 			out = append(out, deepest(comp, minDepth)...)
 		}
 	}
-	// Deepest first; ties by position, so the search does not depend on
-	// the map's order.
+	// Deepest first; ties by position.
 	for i := 1; i < len(out); i++ {
 		for j := i; j > 0 && deeper(out[j], out[j-1]); j-- {
 			out[j], out[j-1] = out[j-1], out[j]
@@ -180,6 +172,17 @@ func (s *splitter) notches(px []int, hull []geom.Point, area int) []notch {
 		out = out[:maxNotches]
 	}
 	return out
+}
+
+// insideHull reports whether c lies inside the convex polygon hull (in
+// convexHull's order).
+func insideHull(hull []geom.Point, c geom.Point) bool {
+	for i := range hull {
+		if cross(hull[i], hull[(i+1)%len(hull)], c) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // deepest returns the notches of one gap: its deepest pixel, then each
