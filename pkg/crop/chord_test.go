@@ -47,10 +47,7 @@ func TestSegmentCutsAlongChords(t *testing.T) {
 				t.Fatalf("found %d documents, want %d: %v", len(got), tc.want, got)
 			}
 			for _, d := range tc.docs {
-				best := 0.0
-				for _, g := range got {
-					best = math.Max(best, IoU(d, g.quad))
-				}
+				best := bestIoU(d, got)
 				if best < 0.85 {
 					t.Errorf("document %v: best IoU %.3f < 0.85", d, best)
 				}

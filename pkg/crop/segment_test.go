@@ -92,10 +92,7 @@ func TestSegmentFindsEachDocument(t *testing.T) {
 				t.Fatalf("found %d documents, want %d", len(got), len(want))
 			}
 			for _, w := range want {
-				best := 0.0
-				for _, g := range got {
-					best = math.Max(best, IoU(w, g.quad))
-				}
+				best := bestIoU(w, got)
 				if best < tc.minIoU {
 					t.Errorf("document %v: best IoU %.3f < %.2f (found %v)", w, best, tc.minIoU, got)
 				}
@@ -246,4 +243,13 @@ func TestRejectOutlinedFill(t *testing.T) {
 			t.Errorf("%s: reject %q, want %q", c.name, got, c.want)
 		}
 	}
+}
+
+// bestIoU is the best IoU of the quad d with any of the regions found.
+func bestIoU(d geom.Quad, got []region) float64 {
+	best := 0.0
+	for _, g := range got {
+		best = math.Max(best, IoU(d, g.quad))
+	}
+	return best
 }

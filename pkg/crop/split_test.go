@@ -1,7 +1,6 @@
 package crop
 
 import (
-	"math"
 	"testing"
 
 	"docsuite/pkg/geom"
@@ -39,10 +38,7 @@ func TestSegmentSplitsLeaks(t *testing.T) {
 				t.Fatalf("found %d documents, want %d: %v", len(got), len(tc.docs), got)
 			}
 			for _, d := range tc.docs {
-				best := 0.0
-				for _, g := range got {
-					best = math.Max(best, IoU(d, g.quad))
-				}
+				best := bestIoU(d, got)
 				if best < tc.minIoU {
 					t.Errorf("document %v: best IoU %.3f < %.2f", d, best, tc.minIoU)
 				}
@@ -97,10 +93,7 @@ func TestSegmentCutsFaintOutlines(t *testing.T) {
 				t.Fatalf("found %d documents, want %d: %v", len(got), tc.want, got)
 			}
 			for _, d := range tc.docs {
-				best := 0.0
-				for _, g := range got {
-					best = math.Max(best, IoU(d, g.quad))
-				}
+				best := bestIoU(d, got)
 				// The part of a lower document hidden under the upper one
 				// is only partly restored from its visible part's hull.
 				if best < 0.85 {
