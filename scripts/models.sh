@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Reproduces models/: synthetic crops from the document factory, then
 # docnet (type + orientation) trained on them with Debian's PyTorch (CPU),
-# calibrated, exported to ONNX and recorded in models/manifest.json; then
-# cropnet (neural cropper) trained on whole factory scenes (block at the end).
+# calibrated, exported to ONNX and recorded in models/manifest.json; the
+# printed words' weights refitted to it (tools/wordsfit); then cropnet (neural cropper) trained on whole factory scenes (block at the end).
 #   CROP_MINUTES=55 CROP_THREADS=2 scripts/models.sh  cropnet's budget (default
 #                                                     55 minutes on every core)
 #   scripts/models.sh            data under .cache/train (kept between runs)
@@ -37,6 +37,32 @@ make_set test 300 303
 nice /usr/bin/python3 scripts/train_docnet.py --train "$data/train" --train "$data/train2" --val "$data/val" \
 	--test "$data/test" --out models --size 96 --epochs 30 --threads "$threads" --max-minutes "$minutes" \
 	--data-note "tools/synth -crops -crop-size 256 -size 1000: train 2x3600 upright scenes (seeds 101, 102), val 250 (seed 202), test 300 (seed 303)"
+
+# The printed words' weights (pkg/classify/wordweights.json) are fitted to
+# docnet's probabilities: refit on 1200-pixel crops read as the classifier
+# worker reads them (one set with the usual effects, one with them doubled),
+# measured on a third. The readings are redone: docnet has just changed.
+make_words() { # name scenes seed [flags]
+	local name=$1 n=$2 seed=$3
+	shift 3
+	make_set_at "$name" "$n" "$seed" -crop-size 1200 -size 1600 "$@"
+	rm -f "$data/$name/wordsfit.jsonl"
+}
+make_set_at() { # like make_set, at the given sizes
+	local name=$1 n=$2 seed=$3
+	shift 3
+	if [[ -f "$data/$name/.done-$n-$seed" ]]; then
+		return
+	fi
+	rm -rf "${data:?}/$name"
+	nice bin/synth -out "$data/$name" -n "$n" -seed "$seed" -crops "$@"
+	touch "$data/$name/.done-$n-$seed"
+}
+make_words words-fit 400 7707
+make_words words-hard 300 7709 -fx 2
+make_words words-test 200 7711
+go build -o bin/wordsfit ./tools/wordsfit
+OMP_THREAD_LIMIT=1 nice bin/wordsfit -fit "$data/words-fit,$data/words-hard" -test "$data/words-test" -write
 
 if [[ "${SKIP_CROPNET:-0}" == 1 ]]; then
 	echo "models: SKIP_CROPNET=1, cropnet left as it is"

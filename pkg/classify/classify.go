@@ -42,6 +42,10 @@ type Classifier struct {
 	other   float64
 	special map[int]bool
 	codes   MRZCodes
+	// words and wordW weigh the printed words read on a crop
+	// (Evidence.Words) against the picture.
+	words *TypeWords
+	wordW WordWeights
 }
 
 // Open loads the model; any failure (library, manifest, file, checksum)
@@ -63,7 +67,18 @@ func Open(opts Options) (*Classifier, error) {
 		_ = rt.Close()
 		return nil, err
 	}
-	c := &Classifier{rt: rt, sess: sess, head: head, other: sess.Spec().OtherThreshold, special: map[int]bool{}, codes: codes}
+	words, err := LoadTypeWords()
+	var ww WordWeights
+	if err == nil {
+		ww, err = LoadWordWeights()
+	}
+	if err != nil {
+		_ = sess.Close()
+		_ = rt.Close()
+		return nil, err
+	}
+	c := &Classifier{rt: rt, sess: sess, head: head, other: sess.Spec().OtherThreshold, special: map[int]bool{}, codes: codes,
+		words: words, wordW: ww}
 	for i, t := range head.Classes {
 		if doctypes.IsSpecial(t) {
 			c.special[i] = true
@@ -98,16 +113,36 @@ type Evidence struct {
 	// TextLines is the number of text lines found on the crop; from
 	// MinDocumentLines on, not_document and empty are ruled out.
 	TextLines int
+	// Words are the printed words read on the crop turned upright
+	// (TypeWords); WordsRead says they were looked for, even if none was
+	// found.
+	Words     []string
+	WordsRead bool
+}
+
+// Classes lists the classes of the picture's probabilities, in order.
+func (c *Classifier) Classes() []string { return c.head.Classes }
+
+// Picture returns the picture's calibrated probability of each class (see
+// Classes), before any evidence.
+func (c *Classifier) Picture(ctx context.Context, img image.Image) ([]float64, error) {
+	in := c.sess.Spec().Input.Tensor(nil, img)
+	out, err := c.sess.Run(ctx, in, 1)
+	if err != nil {
+		return nil, fmt.Errorf("classify: %w", err)
+	}
+	return c.head.Probabilities(out[TypeHead]), nil
 }
 
 // ClassifyWith is Classify with evidence read on the document.
 func (c *Classifier) ClassifyWith(ctx context.Context, img image.Image, docTypes []string, ev Evidence) (stages.ClassifyReply, error) {
-	in := c.sess.Spec().Input.Tensor(nil, img)
-	out, err := c.sess.Run(ctx, in, 1)
+	p, err := c.Picture(ctx, img)
 	if err != nil {
-		return stages.ClassifyReply{}, fmt.Errorf("classify: %w", err)
+		return stages.ClassifyReply{}, err
 	}
-	p := c.head.Probabilities(out[TypeHead])
+	if ev.WordsRead {
+		p = c.words.ApplyWords(c.wordW, c.head.Classes, p, c.words.Score(ev.Words))
+	}
 	if ev.TextLines >= MinDocumentLines {
 		ruleOutNonDocuments(c.head.Classes, p)
 	}

@@ -44,7 +44,7 @@ type Models struct {
 	Dir           string `env:"MODELS_DIR" default:"models" doc:"Directory holding manifest.json and the ONNX models."`
 	ONNXRuntime   string `env:"ONNXRUNTIME_LIB" default:".cache/onnxruntime/libonnxruntime.so.1" doc:"Path of the ONNX Runtime shared library."`
 	Threads       int    `env:"MODEL_THREADS" default:"1" doc:"Intra-op threads per model session."`
-	TextEvidence  bool   `env:"TEXT_EVIDENCE" default:"true" doc:"true: the classifier and orienter read each crop's text lines and machine-readable zone with PP-OCR (far more accurate on real documents; the classify stage then takes about 1.4 s a document on 2 cores, see docs/benchmarks.md); false: the pictures alone decide (about 20 ms a document, the throughput of earlier releases)."`
+	TextEvidence  bool   `env:"TEXT_EVIDENCE" default:"true" doc:"true: the classifier and orienter read each crop's text lines and machine-readable zone with PP-OCR, and the classifier the printed words of its tallest lines with Tesseract (far more accurate on real documents; the classify stage then takes about 1 s a document on 2 cores, see docs/benchmarks.md); false: the pictures alone decide (about 20 ms a document, the throughput of earlier releases)."`
 	AllowNoAVX512 bool   `env:"DEV_ALLOW_NO_AVX512" default:"false" doc:"Development machines only: start even though the CPU lacks AVX-512 (unsupported in production)."`
 }
 

@@ -13,6 +13,7 @@ import (
 	"docsuite/pkg/cvimg"
 	"docsuite/pkg/geom"
 	"docsuite/pkg/mrz"
+	"docsuite/pkg/ocr"
 	"docsuite/pkg/onnxrt"
 	"docsuite/pkg/orient"
 	"docsuite/pkg/ppocr"
@@ -27,6 +28,9 @@ type zoneReader struct {
 	or  *orient.Orienter
 	eng *ppocr.Engine
 	rd  *mrz.Reader
+	// tess reads the printed words (readWords); nil when Tesseract did
+	// not load, and the words are then not read.
+	tess *ocr.Engine
 }
 
 // errTextEvidenceOff is the zone reader's load error when TEXT_EVIDENCE is
@@ -49,6 +53,10 @@ func openZoneReader(m config.Models, log *slog.Logger) (*zoneReader, error) {
 		return nil, err
 	}
 	z.rd = mrz.NewReader(z.eng)
+	if z.tess, err = ocr.New(max(m.Threads, 1)); err != nil {
+		log.Warn("printed-word evidence off: Tesseract did not load", "err", err)
+		z.tess = nil
+	}
 	if z.or, err = orient.Open(orient.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: log,
 		Text: z.eng}); err != nil {
 		_ = z.Close()
@@ -65,6 +73,9 @@ func (z *zoneReader) Close() error {
 	}
 	if z.eng != nil {
 		errs = append(errs, z.eng.Close())
+	}
+	if z.tess != nil {
+		z.tess.Close()
 	}
 	return errors.Join(append(errs, z.rt.Close())...)
 }
@@ -123,6 +134,12 @@ func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Eviden
 			rot, conf = r, max(conf, rd.Confidence)
 		}
 		break
+	}
+	if z.tess != nil {
+		if ev.Words, err = z.uprightWords(ctx, img, boxes, rot); err != nil {
+			return ev, 0, 0, err
+		}
+		ev.WordsRead = true
 	}
 	return ev, rot, conf, nil
 }

@@ -18,6 +18,7 @@ import (
 
 // pair is one truth document matched with one prediction.
 type pair struct {
+	File           string // the input file, for the report's list of wrong types
 	Truth, Pred    string
 	Conf           float64
 	IoU            float64 // -1 when the truth has no quad
@@ -111,7 +112,7 @@ func (r *results) match(tc testCase, a answer) {
 		used[bi] = true
 		r.Found++
 		p := a.Items[bi]
-		pr := pair{Truth: td.Type, Pred: p.Type, Conf: p.Confidence, IoU: best}
+		pr := pair{File: tc.Path, Truth: td.Type, Pred: p.Type, Conf: p.Confidence, IoU: best}
 		if td.Rotation != nil && !doctypes.IsSpecial(td.Type) {
 			pr.RotSeen, pr.RotOK = true, p.Rotation == *td.Rotation
 		}
@@ -140,7 +141,7 @@ func (r *results) match(tc testCase, a answer) {
 		p := a.Items[rest[k]]
 		rest = append(rest[:k], rest[k+1:]...)
 		r.Found++
-		r.Pairs = append(r.Pairs, pair{Truth: td.Type, Pred: p.Type, Conf: p.Confidence, IoU: -1})
+		r.Pairs = append(r.Pairs, pair{File: tc.Path, Truth: td.Type, Pred: p.Type, Conf: p.Confidence, IoU: -1})
 	}
 	for _, td := range leftTruth {
 		if len(rest) == 0 {
@@ -151,7 +152,7 @@ func (r *results) match(tc testCase, a answer) {
 		p := a.Items[rest[0]]
 		rest = rest[1:]
 		r.Found++
-		r.Pairs = append(r.Pairs, pair{Truth: td.Type, Pred: p.Type, Conf: p.Confidence, IoU: -1})
+		r.Pairs = append(r.Pairs, pair{File: tc.Path, Truth: td.Type, Pred: p.Type, Conf: p.Confidence, IoU: -1})
 	}
 	r.Spurious += len(rest)
 }

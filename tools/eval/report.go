@@ -108,12 +108,12 @@ func (r *results) markdown(name, plotBase string) (string, error) {
 	var wrong []string
 	for _, p := range r.Pairs {
 		if doctypes.Known(p.Truth) && p.Pred != p.Truth {
-			wrong = append(wrong, fmt.Sprintf("%s → %s (%.2f)", p.Truth, p.Pred, p.Conf))
+			wrong = append(wrong, fmt.Sprintf("%s → %s (%.2f): %s", p.Truth, p.Pred, p.Conf, p.File))
 		}
 	}
 	if len(wrong) > 0 {
 		sort.Strings(wrong)
-		b.WriteString("\n### Wrong types (truth → predicted, confidence)\n\n")
+		b.WriteString("\n### Wrong types (truth → predicted, confidence: file)\n\n")
 		for _, w := range wrong {
 			fmt.Fprintf(&b, "- %s\n", w)
 		}

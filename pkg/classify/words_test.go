@@ -1,0 +1,182 @@
+package classify
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"docsuite/pkg/doctypes"
+	"docsuite/pkg/synth"
+)
+
+var updateWords = flag.Bool("update-words", false, "rewrite typewords.json from the factory's templates")
+
+// templateWords collects the folded words a template prints: its static
+// texts and the captions of its fields.
+func templateWords(tpl *synth.Template) []string {
+	set := map[string]bool{}
+	for _, e := range tpl.Elements {
+		var texts []string
+		if e.Kind == "text" {
+			texts = append(texts, e.Text)
+		}
+		if e.Label != "" {
+			texts = append(texts, e.Label)
+		}
+		for _, text := range texts {
+			for _, w := range SplitWords(text) {
+				if f := Fold(w); len([]rune(f)) >= minWordLen {
+					set[f] = true
+				}
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for w := range set {
+		out = append(out, w)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestTypeWordsMatchTemplates rebuilds the word table from the factory's
+// templates and requires the shipped typewords.json to be the same
+// (go test ./pkg/classify -run TestTypeWordsMatchTemplates -update-words
+// rewrites it).
+func TestTypeWordsMatchTemplates(t *testing.T) {
+	cat, err := synth.LoadCatalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := typeWordsFile{Types: map[string][]string{},
+		Comment: "Words each catalogue type prints, and words documents outside the catalogue print; folded (classify.Fold). Written by go test ./pkg/classify -run TestTypeWordsMatchTemplates -update-words from pkg/synth/templates."}
+	other := map[string]bool{}
+	for _, typ := range cat.Types() {
+		tpl, _ := cat.Get(typ)
+		if typ == doctypes.Other {
+			for _, v := range tpl.Variants {
+				if b, ok := cat.Get(v); ok {
+					for _, w := range templateWords(b) {
+						other[w] = true
+					}
+				}
+			}
+			continue
+		}
+		if doctypes.IsSpecial(typ) {
+			continue
+		}
+		if ws := templateWords(tpl); len(ws) > 0 {
+			want.Types[typ] = ws
+		}
+	}
+	for w := range other {
+		want.Other = append(want.Other, w)
+	}
+	sort.Strings(want.Other)
+	if *updateWords {
+		b, err := json.MarshalIndent(want, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile("typewords.json", append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got typeWordsFile
+	if err := json.Unmarshal(typeWordsJSON, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !*updateWords && !reflect.DeepEqual(got, want) {
+		t.Fatalf("typewords.json differs from the templates' words: run go test ./pkg/classify -run TestTypeWordsMatchTemplates -update-words")
+	}
+}
+
+func TestFold(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Паспорт", "ПАСПОРТ"},
+		{"ВЫДАН:", "ВЫДАН"},
+		{"Ёлкин", "ЕЛКИН"},
+		{"KOД", "КОД"}, // Latin K and O read inside a Cyrillic word
+		{"Surname", "SURNАМЕ"},
+		{"12.05", ""},
+	} {
+		if got := Fold(c.in); got != c.want {
+			t.Errorf("Fold(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestScoreNamesTheTitlesType reads a few titles, some with OCR's usual
+// slips, and requires the family of the type that prints them to score
+// highest (variants of one family score alike).
+func TestScoreNamesTheTitlesType(t *testing.T) {
+	tw, err := LoadTypeWords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text, want string
+	}{
+		{"Российская Федерация СТРАХОВОЕ СВИДЕТЕЛЬСТВО ОБЯЗАТЕЛЬНОГО ПЕНСИОННОГО СТРАХОВАНИЯ", "snils_front"},
+		{"СТРАХОВОЕ СВИДЕТЕЛЬСТВ0 ОБЯЗАТЕЛЬНОГ0 ПЕНСИОНН0ГО", "snils_front"},
+		{"PAKISTAN PASSPORT Islamic Republic of Pakistan", "pak_passport_2013_main"},
+	} {
+		s := tw.Score(SplitWords(c.text))
+		best, bestV := "", 0.0
+		for typ, v := range s.Matched {
+			if v > bestV {
+				best, bestV = typ, v
+			}
+		}
+		if doctypes.Family(best) != doctypes.Family(c.want) {
+			t.Errorf("%q: best %s (%.2f), want %s (%.2f)", c.text, best, bestV, c.want, s.Matched[c.want])
+		}
+	}
+}
+
+// TestApplyWords checks what the shipped weights do with a picture that is
+// confidently wrong: a document's title read in full overrules it, a page
+// of words no template prints moves it to other, and no words leave the
+// picture's choice.
+func TestApplyWords(t *testing.T) {
+	tw, err := LoadTypeWords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := LoadWordWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	classes := []string{"snils_front", "ukr_id_2016_back", doctypes.Other, doctypes.NotDocument, doctypes.Empty}
+	picture := []float64{0.01, 0.96, 0.01, 0.01, 0.01}
+	invoice := SplitWords(strings.Repeat("INVOICE Bill to Ship to Quantity Description Unit price Amount Subtotal Total due Payment terms ", 4))
+	for _, c := range []struct {
+		name  string
+		words []string
+		want  string
+	}{
+		{"title", SplitWords("Российская Федерация СТРАХОВОЕ СВИДЕТЕЛЬСТВО ОБЯЗАТЕЛЬНОГО ПЕНСИОННОГО СТРАХОВАНИЯ"), "snils_front"},
+		{"foreign page", invoice, doctypes.Other},
+		{"nothing read", nil, "ukr_id_2016_back"},
+	} {
+		p := tw.ApplyWords(w, classes, picture, tw.Score(c.words))
+		if got := classes[argmaxOf(p)]; got != c.want {
+			t.Errorf("%s: %s (%.2f), want %s", c.name, got, p, c.want)
+		}
+	}
+}
+
+func argmaxOf(p []float64) int {
+	b := 0
+	for i := range p {
+		if p[i] > p[b] {
+			b = i
+		}
+	}
+	return b
+}

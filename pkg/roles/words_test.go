@@ -1,0 +1,88 @@
+package roles
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"docsuite/pkg/classify"
+	"docsuite/pkg/config"
+	"docsuite/pkg/decode"
+	"docsuite/pkg/doctypes"
+)
+
+// TestWordsSettleRealDocuments classifies real photos and scans whose
+// picture alone names a wrong type and checks that the printed words read
+// on them name the right family: a SNILS card's and a vehicle registration
+// certificate's titles, and an English invoice, whose words no catalogue
+// type prints, is `other`.
+func TestWordsSettleRealDocuments(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(realdata, "manifest.csv")); err != nil {
+		t.Skipf("realdata not available: %v", err)
+	}
+	m := config.Models{Dir: "models", ONNXRuntime: os.Getenv("ONNXRUNTIME_LIB"), Threads: 1}
+	if m.ONNXRuntime == "" {
+		m.ONNXRuntime = ".cache/onnxruntime/libonnxruntime.so.1"
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	zr, err := openZoneReader(m, log)
+	if err != nil {
+		t.Skipf("zone reader models not available: %v", err)
+	}
+	defer zr.Close()
+	if zr.tess == nil {
+		t.Fatal("Tesseract did not load: the printed words are not read")
+	}
+	cl, err := classify.Open(classify.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: 1, Log: log})
+	if err != nil {
+		t.Skipf("classifier model not available: %v", err)
+	}
+	defer cl.Close()
+	for _, c := range []struct{ file, family string }{
+		{"uN1ck-DataModel/DataModel__Docs Examples__snils1.jpg", "snils"},
+		{"uN1ck-DataModel/DataModel__Docs Examples__9022972.jpg", "vehicle_registration_certificate"},
+		{"mindee-client-lib-test-data/v1__products__invoices__default_sample.jpg", doctypes.Other},
+	} {
+		t.Run(filepath.Base(c.file), func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(realdata, c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := decode.Open(context.Background(), data, decode.Options{TempDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer doc.Close()
+			img, err := doc.Page(context.Background(), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev, _, _, err := zr.Read(context.Background(), img)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ev.WordsRead {
+				t.Fatal("words not read")
+			}
+			t.Logf("words: %q", ev.Words)
+			picture := ev
+			picture.Words, picture.WordsRead = nil, false
+			before, err := cl.ClassifyWith(context.Background(), img, nil, picture)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := cl.ClassifyWith(context.Background(), img, nil, ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if doctypes.Family(before.Type) == c.family {
+				t.Logf("the picture alone already names the %s family (%s %.2f)", c.family, before.Type, before.Confidence)
+			}
+			if doctypes.Family(got.Type) != c.family {
+				t.Errorf("type %s (%.2f), want the %s family (picture alone: %s %.2f)", got.Type, got.Confidence, c.family, before.Type, before.Confidence)
+			}
+		})
+	}
+}

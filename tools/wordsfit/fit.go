@@ -1,0 +1,154 @@
+package main
+
+import (
+	"fmt"
+	"math"
+
+	"docsuite/pkg/classify"
+	"docsuite/pkg/doctypes"
+)
+
+// floors are the picture floors tried; the fit keeps the one with the
+// least loss.
+var floors = []float64{1e-2, 1e-3, 1e-4, 1e-6}
+
+// nWeights is the number of fitted weights (WordWeights without the floor).
+const nWeights = 5
+
+// features returns, per class, the terms ApplyWords weighs: the log of the
+// floored picture probability, the matched weight M, the share M/T, and
+// the other and non-document terms.
+func features(tw *classify.TypeWords, classes []string, r reading, floor float64) [][nWeights]float64 {
+	w := classify.WordWeights{PictureFloor: floor}
+	out := make([][nWeights]float64, len(classes))
+	for k := range nWeights {
+		var unit [nWeights]float64
+		unit[k] = 1
+		w.Picture, w.Matched, w.Share, w.OtherUnknown, w.NonDocRead = unit[0], unit[1], unit[2], unit[3], unit[4]
+		z := tw.Logits(w, classes, r.P, tw.Score(r.Words))
+		for i := range classes {
+			out[i][k] = z[i]
+		}
+	}
+	return out
+}
+
+func weightsOf(v [nWeights]float64, floor float64) classify.WordWeights {
+	return classify.WordWeights{Picture: v[0], Matched: v[1], Share: v[2], OtherUnknown: v[3], NonDocRead: v[4], PictureFloor: floor}
+}
+
+// fit maximises the likelihood of the true classes (softmax over the
+// classes of the weighted terms, a little L2 on the weights) with Adam,
+// for each floor, and returns the best.
+func fit(tw *classify.TypeWords, classes []string, rs []reading) classify.WordWeights {
+	index := map[string]int{}
+	for i, c := range classes {
+		index[c] = i
+	}
+	best, bestLoss := classify.WordWeights{}, math.Inf(1)
+	for _, floor := range floors {
+		feats := make([][][nWeights]float64, len(rs))
+		ys := make([]int, len(rs))
+		for n, r := range rs {
+			feats[n], ys[n] = features(tw, classes, r, floor), index[r.Type]
+		}
+		w := [nWeights]float64{1}
+		var m, v [nWeights]float64
+		var loss float64
+		for it := 1; it <= 2000; it++ {
+			var g [nWeights]float64
+			loss = 0
+			for n, f := range feats {
+				q := softmax(f, w)
+				loss -= math.Log(max(q[ys[n]], 1e-300))
+				for i := range f {
+					y := 0.0
+					if i == ys[n] {
+						y = 1
+					}
+					for k := range w {
+						g[k] += (q[i] - y) * f[i][k]
+					}
+				}
+			}
+			loss /= float64(len(feats))
+			for k := range w {
+				g[k] = g[k]/float64(len(feats)) + 1e-3*w[k]
+				m[k] = 0.9*m[k] + 0.1*g[k]
+				v[k] = 0.999*v[k] + 0.001*g[k]*g[k]
+				mh := m[k] / (1 - math.Pow(0.9, float64(it)))
+				vh := v[k] / (1 - math.Pow(0.999, float64(it)))
+				w[k] -= 0.05 * mh / (math.Sqrt(vh) + 1e-8)
+			}
+		}
+		fmt.Printf("floor %g: loss %.4f, weights %.3f\n", floor, loss, w)
+		if loss < bestLoss {
+			best, bestLoss = weightsOf(w, floor), loss
+		}
+	}
+	return best
+}
+
+func softmax(f [][nWeights]float64, w [nWeights]float64) []float64 {
+	z := make([]float64, len(f))
+	top := math.Inf(-1)
+	for i := range f {
+		for k := range w {
+			z[i] += w[k] * f[i][k]
+		}
+		top = max(top, z[i])
+	}
+	sum := 0.0
+	for i := range z {
+		z[i] = math.Exp(z[i] - top)
+		sum += z[i]
+	}
+	for i := range z {
+		z[i] /= sum
+	}
+	return z
+}
+
+// report prints the type accuracy of the picture alone and with the words,
+// overall and on the special classes.
+func report(name string, tw *classify.TypeWords, classes []string, rs []reading, w classify.WordWeights) {
+	var n, pic, words, other, otherPic, otherWords, turned, upright int
+	for _, r := range rs {
+		if !doctypes.IsSpecial(r.Type) {
+			turned++
+			if r.Read == r.Rotation {
+				upright++
+			}
+		}
+		p := tw.ApplyWords(w, classes, r.P, tw.Score(r.Words))
+		a, b := argmax(r.P), argmax(p)
+		n++
+		if classes[a] == r.Type {
+			pic++
+		}
+		if classes[b] == r.Type {
+			words++
+		}
+		if r.Type == doctypes.Other {
+			other++
+			if classes[a] == r.Type {
+				otherPic++
+			}
+			if classes[b] == r.Type {
+				otherWords++
+			}
+		}
+	}
+	fmt.Printf("%s: %d crops, type top-1 picture %.1f %%, with words %.1f %%; other %d: %d and %d right; orientation %d of %d right\n",
+		name, n, 100*float64(pic)/float64(n), 100*float64(words)/float64(n), other, otherPic, otherWords, upright, turned)
+}
+
+func argmax(p []float64) int {
+	b := 0
+	for i := range p {
+		if p[i] > p[b] {
+			b = i
+		}
+	}
+	return b
+}

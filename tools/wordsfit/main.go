@@ -1,0 +1,101 @@
+// Command wordsfit fits how the printed words read on a document revise
+// the classifier's picture probabilities (classify.WordWeights), on
+// synthetic crops of the document factory, and writes them to
+// pkg/classify/wordweights.json.
+//
+//	bin/synth -out DIR -crops -crop-size 1200 -n 400 -seed 7707   (scripts/models.sh makes the sets)
+//	go run ./tools/wordsfit -fit DIR,DIR2 -test DIR3     measure, write nothing
+//	go run ./tools/wordsfit -fit DIR,DIR2 -test DIR3 -write   also write the weights
+//
+// Each folder holds crops and the labels.jsonl that tools/synth -crops
+// writes. Every crop is read as the classifier worker reads it (picture,
+// text lines, zone, printed words, orientation); the readings are kept in
+// wordsfit.jsonl in each folder, so a second fit does not read again
+// (delete it after changing the reading or the models).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+
+	"docsuite/pkg/classify"
+	"docsuite/pkg/config"
+)
+
+func main() {
+	fitDir := flag.String("fit", "", "crops to fit on (tools/synth -crops output; several folders separated by commas)")
+	testDir := flag.String("test", "", "crops to measure on (other seeds; folders separated by commas)")
+	models := flag.String("models", "models", "models directory")
+	write := flag.Bool("write", false, "write the fitted weights to pkg/classify/wordweights.json")
+	out := flag.String("out", "pkg/classify/wordweights.json", "where -write writes")
+	flag.Parse()
+	if *fitDir == "" {
+		flag.Usage()
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, *fitDir, *testDir, *models, *write, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "wordsfit:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, fitDir, testDir, models string, write bool, out string) error {
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	lib := os.Getenv("ONNXRUNTIME_LIB")
+	if lib == "" {
+		lib = ".cache/onnxruntime/libonnxruntime.so.1" // where make deps installs it
+	}
+	m := config.Models{Dir: models, ONNXRuntime: lib, Threads: 1}
+	tw, err := classify.LoadTypeWords()
+	if err != nil {
+		return err
+	}
+	fitSet, classes, err := readAll(ctx, m, log, fitDir)
+	if err != nil {
+		return err
+	}
+	w := fit(tw, classes, fitSet)
+	fmt.Printf("fitted on %d crops of %s: %+v\n", len(fitSet), fitDir, w)
+	report("fit set", tw, classes, fitSet, w)
+	if testDir != "" {
+		testSet, _, err := readAll(ctx, m, log, testDir)
+		if err != nil {
+			return err
+		}
+		report("test set", tw, classes, testSet, w)
+	}
+	if !write {
+		return nil
+	}
+	b, err := json.MarshalIndent(w, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", out, err)
+	}
+	fmt.Println("wrote", out)
+	return nil
+}
+
+// readAll reads the crops of comma-separated folders.
+func readAll(ctx context.Context, m config.Models, log *slog.Logger, dirs string) ([]reading, []string, error) {
+	var all []reading
+	var classes []string
+	for _, dir := range strings.Split(dirs, ",") {
+		rs, cs, err := readings(ctx, m, log, dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		all, classes = append(all, rs...), cs
+	}
+	return all, classes, nil
+}
