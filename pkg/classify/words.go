@@ -150,6 +150,13 @@ func (tw *TypeWords) Score(read []string) WordScore {
 	return s
 }
 
+// Known reports whether a read word is (within Score's tolerance) a word
+// some template prints.
+func (tw *TypeWords) Known(read string) bool {
+	w := Fold(read)
+	return len([]rune(w)) >= minWordLen && tw.match(w) != ""
+}
+
 // match returns the known word w is read as, or "".
 func (tw *TypeWords) match(w string) string {
 	if _, ok := tw.weight[w]; ok {

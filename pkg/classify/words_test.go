@@ -180,3 +180,25 @@ func argmaxOf(p []float64) int {
 	}
 	return b
 }
+
+func TestKnown(t *testing.T) {
+	tw, err := LoadTypeWords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		word string
+		want bool
+	}{
+		{"СВИДЕТЕЛЬСТВО", true},
+		{"СВИЛЕТЕЛЬСТВО", true}, // one letter misread
+		{"Passport", true},
+		{"ОВТСЬЛЕТЕДИВС", false}, // the same letters read backwards, as a mirrored line gives them
+		{"KObOKOB", false},
+		{"ИЗ", false}, // too short to count
+	} {
+		if got := tw.Known(c.word); got != c.want {
+			t.Errorf("Known(%q) = %v, want %v", c.word, got, c.want)
+		}
+	}
+}

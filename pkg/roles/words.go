@@ -11,6 +11,7 @@ import (
 	"docsuite/pkg/cvimg"
 	"docsuite/pkg/geom"
 	"docsuite/pkg/ocr"
+	"docsuite/pkg/orient"
 	"docsuite/pkg/ppocr"
 )
 
@@ -33,21 +34,94 @@ const (
 	minWordLinePx = 8
 )
 
-// uprightWords reads the printed words of img turned by rot; boxes are its
-// text lines, detected on it unturned.
-func (z *zoneReader) uprightWords(ctx context.Context, img image.Image, boxes []ppocr.Box, rot geom.Rotation) ([]string, error) {
-	up, err := cvimg.Turn(img, rot)
+// The orientation check by the printed words: the text-line orienter
+// reads lines with PP-OCR, whose alphabet has no Cyrillic, so on a Russian
+// document docnet's layout reading often decides, and a crop turned the
+// wrong way reads as gibberish. When fewer than minKnown of the words read
+// at the chosen orientation are words some template prints, the checkLines
+// tallest lines are read at the three other orientations that keep the
+// lines level (half a turn, mirrored, both), and the one reading the most
+// known words is taken when it reads knownLead more than the chosen one.
+const (
+	minKnown   = 2
+	knownLead  = 2
+	checkLines = 3
+)
+
+// uprightWords reads the printed words of img turned by rot (boxes are its
+// text lines, detected on it unturned) and returns them with the rotation
+// they were read at: rot, or, when settled is false, another that reads
+// more known words (see minKnown).
+func (z *zoneReader) uprightWords(ctx context.Context, img image.Image, boxes []ppocr.Box, rot geom.Rotation, settled bool) ([]string, geom.Rotation, error) {
+	read := func(r geom.Rotation, n int) ([]string, int, error) {
+		up, err := cvimg.Turn(img, r)
+		if err != nil {
+			return nil, 0, err
+		}
+		rects, err := z.levelLines(ctx, img, up, boxes, r)
+		if err != nil {
+			return nil, 0, err
+		}
+		words, err := readWords(ctx, z.tess, up, rects, n)
+		known := 0
+		for _, w := range words {
+			if z.words.Known(w) {
+				known++
+			}
+		}
+		return words, known, err
+	}
+	words, known, err := read(rot, wordLines)
+	if err != nil || settled || known >= minKnown || z.words == nil {
+		return words, rot, err
+	}
+	_, base, err := read(rot, checkLines)
+	if err != nil {
+		return nil, 0, err
+	}
+	best, bestKnown := rot, base
+	k, m := rot.Turns(), rot.Mirrored()
+	for _, r := range []geom.Rotation{geom.NewRotation(k+2, m), geom.NewRotation(k, !m), geom.NewRotation(k+2, !m)} {
+		_, n, err := read(r, checkLines)
+		if err != nil {
+			return nil, 0, err
+		}
+		if n > bestKnown {
+			best, bestKnown = r, n
+		}
+	}
+	if best == rot || bestKnown < base+knownLead {
+		return words, rot, nil
+	}
+	words, _, err = read(best, wordLines)
+	return words, best, err
+}
+
+// levelLines returns the text lines of up, img turned by r, in up's
+// coordinates (origin at 0,0): the lines detected on img (boxes) turned
+// along, or, when r turns a quarter, lines detected on up again: on img
+// the text ran down the page, where the detector finds lines less surely
+// and cuts them worse.
+func (z *zoneReader) levelLines(ctx context.Context, img, up image.Image, boxes []ppocr.Box, r geom.Rotation) ([]image.Rectangle, error) {
+	if r.Turns()%2 == 0 {
+		rects, _, _ := turnBoxes(boxes, img.Bounds(), r)
+		return rects, nil
+	}
+	again, err := z.eng.Detect(ctx, ppocr.NewImage(up), orient.DetectOptions())
 	if err != nil {
 		return nil, err
 	}
-	rects, _, _ := turnBoxes(boxes, img.Bounds(), rot)
-	return readWords(ctx, z.tess, up, rects)
+	rects := make([]image.Rectangle, len(again))
+	for i, bx := range again {
+		rects[i] = bx.Rect.Sub(up.Bounds().Min)
+	}
+	return rects, nil
 }
 
-// readWords reads the words of the tallest text lines of up, the crop
+// readWords reads the words of the n tallest text lines of up, the crop
 // turned upright; rects are its detected lines in up's coordinates (origin
 // at 0,0).
-func readWords(ctx context.Context, eng *ocr.Engine, up image.Image, rects []image.Rectangle) ([]string, error) {
+func readWords(ctx context.Context, eng *ocr.Engine, up image.Image, rects []image.Rectangle, n int) ([]string, error) {
 	var lines []image.Rectangle
 	for _, r := range rects {
 		if r.Dy() >= minWordLinePx && float64(r.Dx()) >= wordLineAspect*float64(r.Dy()) {
@@ -55,7 +129,7 @@ func readWords(ctx context.Context, eng *ocr.Engine, up image.Image, rects []ima
 		}
 	}
 	sort.SliceStable(lines, func(a, b int) bool { return lines[a].Dy() > lines[b].Dy() })
-	lines = lines[:min(len(lines), wordLines)]
+	lines = lines[:min(len(lines), n)]
 	var words []string
 	ob := up.Bounds()
 	for _, r := range lines {

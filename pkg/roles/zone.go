@@ -29,8 +29,10 @@ type zoneReader struct {
 	eng *ppocr.Engine
 	rd  *mrz.Reader
 	// tess reads the printed words (readWords); nil when Tesseract did
-	// not load, and the words are then not read.
-	tess *ocr.Engine
+	// not load, and the words are then not read. words tells the words
+	// some template prints (the orientation check of uprightWords).
+	tess  *ocr.Engine
+	words *classify.TypeWords
 }
 
 // errTextEvidenceOff is the zone reader's load error when TEXT_EVIDENCE is
@@ -53,6 +55,10 @@ func openZoneReader(m config.Models, log *slog.Logger) (*zoneReader, error) {
 		return nil, err
 	}
 	z.rd = mrz.NewReader(z.eng)
+	if z.words, err = classify.LoadTypeWords(); err != nil {
+		_ = z.Close()
+		return nil, err
+	}
 	if z.tess, err = ocr.New(max(m.Threads, 1)); err != nil {
 		log.Warn("printed-word evidence off: Tesseract did not load", "err", err)
 		z.tess = nil
@@ -136,10 +142,17 @@ func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Eviden
 		break
 	}
 	if z.tess != nil {
-		if ev.Words, err = z.uprightWords(ctx, img, boxes, rot); err != nil {
+		words, r, err := z.uprightWords(ctx, img, boxes, rot, ev.Zone != nil && ev.Zone.Valid)
+		if err != nil {
 			return ev, 0, 0, err
 		}
-		ev.WordsRead = true
+		ev.Words, ev.WordsRead = words, true
+		if r != rot {
+			// The printed words read right turned another way: the text
+			// lines and docnet were wrong (a Cyrillic document PP-OCR
+			// cannot read); the call is an uncertain one.
+			rot, conf = r, 0.5
+		}
 	}
 	return ev, rot, conf, nil
 }
