@@ -2,6 +2,8 @@ package roles
 
 import (
 	"context"
+	"image"
+	"image/draw"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -22,7 +24,7 @@ func TestWordsSettleRealDocuments(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(realdata, "manifest.csv")); err != nil {
 		t.Skipf("realdata not available: %v", err)
 	}
-	m := config.Models{Dir: "models", ONNXRuntime: os.Getenv("ONNXRUNTIME_LIB"), Threads: 1}
+	m := config.Models{Dir: "models", ONNXRuntime: os.Getenv("ONNXRUNTIME_LIB"), Threads: 1, PrintedWords: true}
 	if m.ONNXRuntime == "" {
 		m.ONNXRuntime = ".cache/onnxruntime/libonnxruntime.so.1"
 	}
@@ -84,5 +86,30 @@ func TestWordsSettleRealDocuments(t *testing.T) {
 				t.Errorf("type %s (%.2f), want the %s family (picture alone: %s %.2f)", got.Type, got.Confidence, c.family, before.Type, before.Confidence)
 			}
 		})
+	}
+}
+
+// TestPrintedWordsOff checks PRINTED_WORDS=false: the zone reader still
+// loads and reads text lines, but reads no printed words, so the picture
+// and the zone decide as before the words were read.
+func TestPrintedWordsOff(t *testing.T) {
+	m := config.Models{Dir: "models", ONNXRuntime: os.Getenv("ONNXRUNTIME_LIB"), Threads: 1}
+	if m.ONNXRuntime == "" {
+		m.ONNXRuntime = ".cache/onnxruntime/libonnxruntime.so.1"
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	zr, err := openZoneReader(m, log)
+	if err != nil {
+		t.Skipf("zone reader models not available: %v", err)
+	}
+	defer zr.Close()
+	img := image.NewRGBA(image.Rect(0, 0, 400, 300))
+	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
+	ev, _, _, err := zr.Read(context.Background(), img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if zr.tess != nil || ev.WordsRead {
+		t.Fatalf("PRINTED_WORDS=false still reads words (engine %v, read %v)", zr.tess != nil, ev.WordsRead)
 	}
 }

@@ -59,7 +59,9 @@ func openZoneReader(m config.Models, log *slog.Logger) (*zoneReader, error) {
 		_ = z.Close()
 		return nil, err
 	}
-	if z.tess, err = ocr.New(max(m.Threads, 1)); err != nil {
+	if !m.PrintedWords {
+		log.Info("printed-word evidence off: PRINTED_WORDS=false")
+	} else if z.tess, err = ocr.New(max(m.Threads, 1)); err != nil {
 		log.Warn("printed-word evidence off: Tesseract did not load", "err", err)
 		z.tess = nil
 	}

@@ -28,7 +28,7 @@ func BenchmarkZoneRead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m := config.Models{Dir: "models", ONNXRuntime: os.Getenv("ONNXRUNTIME_LIB"), Threads: 1}
+	m := config.Models{Dir: "models", ONNXRuntime: os.Getenv("ONNXRUNTIME_LIB"), Threads: 1, PrintedWords: true}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	zr, err := openZoneReader(m, log)
 	if err != nil {

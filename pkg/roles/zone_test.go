@@ -26,7 +26,7 @@ func TestZoneSettlesRealDocuments(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(realdata, "manifest.csv")); err != nil {
 		t.Skipf("realdata not available: %v", err)
 	}
-	m := config.Models{Dir: "models", ONNXRuntime: os.Getenv("ONNXRUNTIME_LIB"), Threads: 1}
+	m := config.Models{Dir: "models", ONNXRuntime: os.Getenv("ONNXRUNTIME_LIB"), Threads: 1, PrintedWords: true}
 	if m.ONNXRuntime == "" {
 		m.ONNXRuntime = ".cache/onnxruntime/libonnxruntime.so.1"
 	}

@@ -53,7 +53,7 @@ func run(ctx context.Context, fitDir, testDir, models string, write bool, out st
 	if lib == "" {
 		lib = ".cache/onnxruntime/libonnxruntime.so.1" // where make deps installs it
 	}
-	m := config.Models{Dir: models, ONNXRuntime: lib, Threads: 1}
+	m := config.Models{Dir: models, ONNXRuntime: lib, Threads: 1, PrintedWords: true}
 	tw, err := classify.LoadTypeWords()
 	if err != nil {
 		return err
