@@ -4,14 +4,9 @@ import (
 	"context"
 	"image"
 	"image/draw"
-	"log/slog"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"docsuite/pkg/classify"
-	"docsuite/pkg/config"
-	"docsuite/pkg/decode"
 	"docsuite/pkg/doctypes"
 )
 
@@ -21,46 +16,20 @@ import (
 // certificate's titles, and an English invoice, whose words no catalogue
 // type prints, is `other`.
 func TestWordsSettleRealDocuments(t *testing.T) {
-	if _, err := os.Stat(filepath.Join(realdata, "manifest.csv")); err != nil {
-		t.Skipf("realdata not available: %v", err)
-	}
-	m := config.Models{Dir: "models", ONNXRuntime: os.Getenv("ONNXRUNTIME_LIB"), Threads: 1, PrintedWords: true}
-	if m.ONNXRuntime == "" {
-		m.ONNXRuntime = ".cache/onnxruntime/libonnxruntime.so.1"
-	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	zr, err := openZoneReader(m, log)
-	if err != nil {
-		t.Skipf("zone reader models not available: %v", err)
-	}
-	defer zr.Close()
+	skipWithoutRealdata(t)
+	m := testModels(true)
+	zr := openTestZoneReader(t, m)
 	if zr.tess == nil {
 		t.Fatal("Tesseract did not load: the printed words are not read")
 	}
-	cl, err := classify.Open(classify.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: 1, Log: log})
-	if err != nil {
-		t.Skipf("classifier model not available: %v", err)
-	}
-	defer cl.Close()
+	cl := openTestClassifier(t, m)
 	for _, c := range []struct{ file, family string }{
 		{"uN1ck-DataModel/DataModel__Docs Examples__snils1.jpg", "snils"},
 		{"uN1ck-DataModel/DataModel__Docs Examples__9022972.jpg", "vehicle_registration_certificate"},
 		{"mindee-client-lib-test-data/v1__products__invoices__default_sample.jpg", doctypes.Other},
 	} {
 		t.Run(filepath.Base(c.file), func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(realdata, c.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc, err := decode.Open(context.Background(), data, decode.Options{TempDir: t.TempDir()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer doc.Close()
-			img, err := doc.Page(context.Background(), 0)
-			if err != nil {
-				t.Fatal(err)
-			}
+			img := realPage(t, c.file)
 			ev, _, _, err := zr.Read(context.Background(), img)
 			if err != nil {
 				t.Fatal(err)
@@ -93,16 +62,7 @@ func TestWordsSettleRealDocuments(t *testing.T) {
 // loads and reads text lines, but reads no printed words, so the picture
 // and the zone decide as before the words were read.
 func TestPrintedWordsOff(t *testing.T) {
-	m := config.Models{Dir: "models", ONNXRuntime: os.Getenv("ONNXRUNTIME_LIB"), Threads: 1}
-	if m.ONNXRuntime == "" {
-		m.ONNXRuntime = ".cache/onnxruntime/libonnxruntime.so.1"
-	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	zr, err := openZoneReader(m, log)
-	if err != nil {
-		t.Skipf("zone reader models not available: %v", err)
-	}
-	defer zr.Close()
+	zr := openTestZoneReader(t, testModels(false))
 	img := image.NewRGBA(image.Rect(0, 0, 400, 300))
 	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
 	ev, _, _, err := zr.Read(context.Background(), img)

@@ -4,14 +4,12 @@ import (
 	"context"
 	"encoding/csv"
 	"image"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
 
-	"docsuite/pkg/config"
 	"docsuite/pkg/decode"
 )
 
@@ -28,13 +26,7 @@ func BenchmarkZoneRead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m := config.Models{Dir: "models", ONNXRuntime: os.Getenv("ONNXRUNTIME_LIB"), Threads: 1, PrintedWords: true}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	zr, err := openZoneReader(m, log)
-	if err != nil {
-		b.Skipf("zone reader models not available: %v", err)
-	}
-	defer zr.Close()
+	zr := openTestZoneReader(b, testModels(true))
 	var imgs []image.Image
 	for _, r := range rows[1:] {
 		if len(imgs) == 20 {
