@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -46,8 +47,15 @@ type typeWordsFile struct {
 // outside the catalogue print too weighs less again.
 type TypeWords struct {
 	types  map[string]map[string]float64 // type -> word -> weight
-	byLen  map[int][]string              // every known word, by length in runes
+	total  map[string]float64            // type -> summed weight of its words
+	byLen  map[int][]knownWord           // every known word, by length in runes, sorted
 	weight map[string]float64
+}
+
+// knownWord is a word some template prints, with its runes for matching.
+type knownWord struct {
+	text  string
+	runes []rune
 }
 
 // minWordLen is the shortest word that counts: shorter ones are too often
@@ -93,18 +101,26 @@ func newTypeWords(types map[string][]string, other []string) *TypeWords {
 		df[w] += 2 // printed outside the catalogue: weak evidence for any type
 	}
 	n := float64(len(families))
-	tw := &TypeWords{types: map[string]map[string]float64{}, byLen: map[int][]string{}, weight: map[string]float64{}}
+	tw := &TypeWords{types: map[string]map[string]float64{}, total: map[string]float64{}, byLen: map[int][]knownWord{},
+		weight: map[string]float64{}}
 	for w, d := range df {
 		tw.weight[w] = math.Log(1 + n/float64(d))
-		l := len([]rune(w))
-		tw.byLen[l] = append(tw.byLen[l], w)
+		r := []rune(w)
+		tw.byLen[len(r)] = append(tw.byLen[len(r)], knownWord{text: w, runes: r})
+	}
+	for _, ws := range tw.byLen {
+		// Sorted, so a read word as near to two known words matches the
+		// same one on every run.
+		sort.Slice(ws, func(a, b int) bool { return ws[a].text < ws[b].text })
 	}
 	for t := range types {
 		m := map[string]float64{}
+		sum := 0.0
 		for w := range families[doctypes.Family(t)] {
 			m[w] = tw.weight[w]
+			sum += m[w]
 		}
-		tw.types[t] = m
+		tw.types[t], tw.total[t] = m, max(sum, 1e-9)
 	}
 	return tw
 }
@@ -170,8 +186,8 @@ func (tw *TypeWords) match(w string) string {
 	best, bestD := "", k+1
 	for l := len(rw) - k; l <= len(rw)+k; l++ {
 		for _, c := range tw.byLen[l] {
-			if d := editDistance(rw, []rune(c), bestD); d < bestD {
-				best, bestD = c, d
+			if d := editDistance(rw, c.runes, bestD); d < bestD {
+				best, bestD = c.text, d
 			}
 		}
 	}
@@ -274,7 +290,12 @@ type WordWeights struct {
 // where M is the weight of the type's words read, T that of all its
 // words, U the words read that no template prints and R all words read.
 func (tw *TypeWords) ApplyWords(w WordWeights, classes []string, p []float64, s WordScore) []float64 {
-	z := tw.Logits(w, classes, p, s)
+	return Softmax(tw.Logits(w, classes, p, s))
+}
+
+// Softmax turns log-probabilities z, known up to a constant, into
+// probabilities, in place, and returns z.
+func Softmax(z []float64) []float64 {
 	top := math.Inf(-1)
 	for _, v := range z {
 		top = max(top, v)
@@ -303,19 +324,10 @@ func (tw *TypeWords) Logits(w WordWeights, classes []string, p []float64, s Word
 			v += w.NonDocRead * math.Log1p(float64(s.Read))
 		default:
 			if m := s.Matched[c]; m > 0 {
-				v += w.Matched*m + w.Share*m/tw.total(c)
+				v += w.Matched*m + w.Share*m/tw.total[c]
 			}
 		}
 		z[i] = v
 	}
 	return z
-}
-
-// total is the summed weight of the words type t prints.
-func (tw *TypeWords) total(t string) float64 {
-	s := 0.0
-	for _, v := range tw.types[t] {
-		s += v
-	}
-	return max(s, 1e-9)
 }

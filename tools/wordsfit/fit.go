@@ -91,22 +91,12 @@ func fit(tw *classify.TypeWords, classes []string, rs []reading) classify.WordWe
 
 func softmax(f [][nWeights]float64, w [nWeights]float64) []float64 {
 	z := make([]float64, len(f))
-	top := math.Inf(-1)
 	for i := range f {
 		for k := range w {
 			z[i] += w[k] * f[i][k]
 		}
-		top = max(top, z[i])
 	}
-	sum := 0.0
-	for i := range z {
-		z[i] = math.Exp(z[i] - top)
-		sum += z[i]
-	}
-	for i := range z {
-		z[i] /= sum
-	}
-	return z
+	return classify.Softmax(z)
 }
 
 // report prints the type accuracy of the picture alone and with the words,
