@@ -32,27 +32,42 @@ func LoadWordWeights() (WordWeights, error) {
 }
 
 // typeWordsFile is the layout of typewords.json: the words each catalogue
-// type prints (titles, captions, field labels), and the words printed on
-// documents outside the catalogue, all folded (see Fold).
+// type prints (titles, captions, field labels), the words printed on
+// documents outside the catalogue, and the words the factory prints as
+// field values (names, places, authorities) per family, all folded (see
+// Fold).
 type typeWordsFile struct {
-	Comment string              `json:"_comment,omitempty"`
-	Types   map[string][]string `json:"types"`
-	Other   []string            `json:"other"`
+	Comment     string              `json:"_comment,omitempty"`
+	Types       map[string][]string `json:"types"`
+	Other       []string            `json:"other"`
+	Values      map[string][]string `json:"values"`
+	OtherValues []string            `json:"other_values"`
 }
 
 // TypeWords tells how much the words read on a document speak for each
 // catalogue type (for its family: see newTypeWords). A word counts for a
 // type by how rare it is across the catalogue: a title printed by one type only ("СТРАХОВОЕ") weighs more
 // than a caption every passport prints ("SURNAME"), and a word documents
-// outside the catalogue print too weighs less again.
+// outside the catalogue print too weighs less again. Values filled into a
+// type's fields (a patronymic, a town, an issuing office) are a second,
+// separate kind of evidence: they are not the template's words, but they
+// are not the unknown words of a document outside the catalogue either.
 type TypeWords struct {
 	types  map[string]map[string]float64 // type -> word -> weight
 	total  map[string]float64            // type -> summed weight of its words
-	byLen  map[int][]knownWord           // every known word, by length in runes, sorted
+	words  *lexicon                      // the templates' words
+	values *lexicon                      // the field values' words
+	valued map[string]map[string]float64 // type -> value word -> weight
+}
+
+// lexicon is a set of known words with their weights, indexed for
+// matching with OCR's slips.
+type lexicon struct {
+	byLen  map[int][]knownWord // every known word, by length in runes, sorted
 	weight map[string]float64
 }
 
-// knownWord is a word some template prints, with its runes for matching.
+// knownWord is a word of a lexicon, with its runes for matching.
 type knownWord struct {
 	text  string
 	runes []rune
@@ -74,55 +89,82 @@ func LoadTypeWords() (*TypeWords, error) {
 			return nil, fmt.Errorf("classify: typewords.json: %q is not a catalogue type", t)
 		}
 	}
-	return newTypeWords(f.Types, f.Other), nil
+	return newTypeWords(f), nil
 }
 
 // newTypeWords weighs the words per family of types (doctypes.Family):
 // year and side variants of one document print much the same words, and
 // where their templates differ the picture, not the words, should choose.
-func newTypeWords(types map[string][]string, other []string) *TypeWords {
+// A word weighs log(1 + families / families printing it); printed outside
+// the catalogue too, it counts as printed by two more families.
+func newTypeWords(f typeWordsFile) *TypeWords {
 	families := map[string]map[string]bool{}
-	for t, ws := range types {
-		f := doctypes.Family(t)
-		if families[f] == nil {
-			families[f] = map[string]bool{}
+	for t, ws := range f.Types {
+		fam := doctypes.Family(t)
+		if families[fam] == nil {
+			families[fam] = map[string]bool{}
 		}
 		for _, w := range ws {
-			families[f][w] = true
+			families[fam][w] = true
 		}
 	}
+	valued := map[string]map[string]bool{}
+	for fam, ws := range f.Values {
+		valued[fam] = map[string]bool{}
+		for _, w := range ws {
+			valued[fam][w] = true
+		}
+	}
+	tw := &TypeWords{types: map[string]map[string]float64{}, total: map[string]float64{},
+		valued: map[string]map[string]float64{}}
+	tw.words = newLexicon(families, f.Other)
+	tw.values = newLexicon(valued, f.OtherValues)
+	for t := range f.Types {
+		m := map[string]float64{}
+		sum := 0.0
+		for w := range families[doctypes.Family(t)] {
+			m[w] = tw.words.weight[w]
+			sum += m[w]
+		}
+		tw.types[t], tw.total[t] = m, max(sum, 1e-9)
+	}
+	for _, t := range doctypes.All() {
+		if ws, ok := valued[doctypes.Family(t)]; ok && !doctypes.IsSpecial(t) {
+			m := map[string]float64{}
+			for w := range ws {
+				m[w] = tw.values.weight[w]
+			}
+			tw.valued[t] = m
+		}
+	}
+	return tw
+}
+
+// newLexicon weighs each word of the families' sets by how few families
+// hold it; the words in outside count as held by two more.
+func newLexicon(families map[string]map[string]bool, outside []string) *lexicon {
 	df := map[string]int{}
 	for _, ws := range families {
 		for w := range ws {
 			df[w]++
 		}
 	}
-	for _, w := range other {
+	for _, w := range outside {
 		df[w] += 2 // printed outside the catalogue: weak evidence for any type
 	}
 	n := float64(len(families))
-	tw := &TypeWords{types: map[string]map[string]float64{}, total: map[string]float64{}, byLen: map[int][]knownWord{},
-		weight: map[string]float64{}}
+	l := &lexicon{byLen: map[int][]knownWord{}, weight: map[string]float64{}}
 	for w, d := range df {
-		tw.weight[w] = math.Log(1 + n/float64(d))
+		l.weight[w] = math.Log(1 + n/float64(d))
 		r := []rune(w)
-		tw.byLen[len(r)] = append(tw.byLen[len(r)], knownWord{text: w, runes: r})
+		l.byLen[len(r)] = append(l.byLen[len(r)], knownWord{text: w, runes: r})
 	}
-	for _, ws := range tw.byLen {
+	for _, ws := range l.byLen {
 		// Sorted, so a read word as near to two known words matches the
 		// same one on every run.
 		sort.Slice(ws, func(a, b int) bool { return ws[a].text < ws[b].text })
 	}
-	for t := range types {
-		m := map[string]float64{}
-		sum := 0.0
-		for w := range families[doctypes.Family(t)] {
-			m[w] = tw.weight[w]
-			sum += m[w]
-		}
-		tw.types[t], tw.total[t] = m, max(sum, 1e-9)
-	}
-	return tw
+	return l
 }
 
 // WordScore is what the words read on one document say.
@@ -130,17 +172,21 @@ type WordScore struct {
 	// Matched is, per catalogue type, the summed weight of its words that
 	// were read (each word once).
 	Matched map[string]float64
+	// Values is, per catalogue type, the summed weight of the words read
+	// that its fields print as values and no template prints (each once).
+	Values map[string]float64
 	// Read counts the words read (minWordLen letters or more), Unknown
-	// those of them that no template prints.
+	// those of them that no template prints and no field holds.
 	Read, Unknown int
 }
 
 // Score matches the words read on a document against the catalogue's. A
 // read word matches a known word of its length exactly or, from five
 // letters, with one letter wrong (two from nine letters): OCR misreads a
-// letter or two of a title, seldom more.
+// letter or two of a title, seldom more. A template's word is looked for
+// first, then a field value's.
 func (tw *TypeWords) Score(read []string) WordScore {
-	s := WordScore{Matched: map[string]float64{}}
+	s := WordScore{Matched: map[string]float64{}, Values: map[string]float64{}}
 	seen := map[string]bool{}
 	for _, r := range read {
 		w := Fold(r)
@@ -148,7 +194,12 @@ func (tw *TypeWords) Score(read []string) WordScore {
 			continue
 		}
 		s.Read++
-		known := tw.match(w)
+		into, table := s.Matched, tw.types
+		known := tw.words.match(w)
+		if known == "" {
+			into, table = s.Values, tw.valued
+			known = tw.values.match(w)
+		}
 		if known == "" {
 			s.Unknown++
 			continue
@@ -157,9 +208,9 @@ func (tw *TypeWords) Score(read []string) WordScore {
 			continue
 		}
 		seen[known] = true
-		for t, m := range tw.types {
+		for t, m := range table {
 			if v, ok := m[known]; ok {
-				s.Matched[t] += v
+				into[t] += v
 			}
 		}
 	}
@@ -170,12 +221,12 @@ func (tw *TypeWords) Score(read []string) WordScore {
 // some template prints.
 func (tw *TypeWords) Known(read string) bool {
 	w := Fold(read)
-	return len([]rune(w)) >= minWordLen && tw.match(w) != ""
+	return len([]rune(w)) >= minWordLen && tw.words.match(w) != ""
 }
 
 // match returns the known word w is read as, or "".
-func (tw *TypeWords) match(w string) string {
-	if _, ok := tw.weight[w]; ok {
+func (l *lexicon) match(w string) string {
+	if _, ok := l.weight[w]; ok {
 		return w
 	}
 	rw := []rune(w)
@@ -184,8 +235,8 @@ func (tw *TypeWords) match(w string) string {
 		return ""
 	}
 	best, bestD := "", k+1
-	for l := len(rw) - k; l <= len(rw)+k; l++ {
-		for _, c := range tw.byLen[l] {
+	for n := len(rw) - k; n <= len(rw)+k; n++ {
+		for _, c := range l.byLen[n] {
 			if d := editDistance(rw, c.runes, bestD); d < bestD {
 				best, bestD = c.text, d
 			}
@@ -277,6 +328,8 @@ type WordWeights struct {
 	Share        float64 `json:"share"`         // on the share of the type's words read
 	OtherUnknown float64 `json:"other_unknown"` // on log(1 + words no template prints), for other
 	NonDocRead   float64 `json:"nondoc_read"`   // on log(1 + words read), for not_document and empty
+	Values       float64 `json:"values"`        // on the summed weight of the type's field values read
+	OtherShare   float64 `json:"other_share"`   // on U/R, the share of the words read that are unknown, for other
 	PictureFloor float64 `json:"picture_floor"`
 }
 
@@ -284,11 +337,14 @@ type WordWeights struct {
 // with the words read on the document, and returns them renormalised. A
 // class's log-probability becomes
 //
-//	Picture·log(p + floor) + Matched·M + Share·M/T
-//	  + OtherUnknown·log(1+U) (other) + NonDocRead·log(1+R) (not_document, empty)
+//	Picture·log(p + floor) + Matched·M + Share·M/T + Values·V
+//	  + OtherUnknown·log(1+U) + OtherShare·U/R (other)
+//	  + NonDocRead·log(1+R) (not_document, empty)
 //
 // where M is the weight of the type's words read, T that of all its
-// words, U the words read that no template prints and R all words read.
+// words, V that of the words read its fields print as values, U the words
+// read that no template prints and no field holds, and R all words read
+// (U/R is 0 when nothing was read).
 func (tw *TypeWords) ApplyWords(w WordWeights, classes []string, p []float64, s WordScore) []float64 {
 	return Softmax(tw.Logits(w, classes, p, s))
 }
@@ -320,12 +376,16 @@ func (tw *TypeWords) Logits(w WordWeights, classes []string, p []float64, s Word
 		switch c {
 		case doctypes.Other:
 			v += w.OtherUnknown * math.Log1p(float64(s.Unknown))
+			if s.Read > 0 {
+				v += w.OtherShare * float64(s.Unknown) / float64(s.Read)
+			}
 		case doctypes.NotDocument, doctypes.Empty:
 			v += w.NonDocRead * math.Log1p(float64(s.Read))
 		default:
 			if m := s.Matched[c]; m > 0 {
 				v += w.Matched*m + w.Share*m/tw.total[c]
 			}
+			v += w.Values * s.Values[c]
 		}
 		z[i] = v
 	}

@@ -43,6 +43,59 @@ func templateWords(tpl *synth.Template) []string {
 	return out
 }
 
+// valueDraws is how many documents of each type valueWords draws.
+const valueDraws = 200
+
+// valueWords collects, per family, the words the factory prints as field
+// values on valueDraws documents of each catalogue type, and those the
+// templates of documents outside the catalogue print.
+func valueWords(cat *synth.Catalogue) (map[string][]string, []string) {
+	fams := map[string]map[string]bool{}
+	other := map[string]bool{}
+	add := func(set map[string]bool, tpl *synth.Template) {
+		for _, v := range tpl.PrintedValues(1, valueDraws) {
+			for _, w := range SplitWords(v) {
+				if f := Fold(w); len([]rune(f)) >= minWordLen {
+					set[f] = true
+				}
+			}
+		}
+	}
+	for _, typ := range cat.Types() {
+		tpl, _ := cat.Get(typ)
+		switch {
+		case typ == doctypes.Other:
+			for _, v := range tpl.Variants {
+				if b, ok := cat.Get(v); ok {
+					add(other, b)
+				}
+			}
+		case !doctypes.IsSpecial(typ):
+			f := doctypes.Family(typ)
+			if fams[f] == nil {
+				fams[f] = map[string]bool{}
+			}
+			add(fams[f], tpl)
+		}
+	}
+	out := map[string][]string{}
+	for f, set := range fams {
+		if len(set) > 0 {
+			out[f] = sortedKeys(set)
+		}
+	}
+	return out, sortedKeys(other)
+}
+
+func sortedKeys(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for w := range set {
+		out = append(out, w)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // TestTypeWordsMatchTemplates rebuilds the word table from the factory's
 // templates and requires the shipped typewords.json to be the same
 // (go test ./pkg/classify -run TestTypeWordsMatchTemplates -update-words
@@ -53,7 +106,7 @@ func TestTypeWordsMatchTemplates(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := typeWordsFile{Types: map[string][]string{},
-		Comment: "Words each catalogue type prints, and words documents outside the catalogue print; folded (classify.Fold). Written by go test ./pkg/classify -run TestTypeWordsMatchTemplates -update-words from pkg/synth/templates."}
+		Comment: "Words each catalogue type prints, and words documents outside the catalogue print; folded (classify.Fold). Written by go test ./pkg/classify -run TestTypeWordsMatchTemplates -update-words from pkg/synth/templates; values from 200 documents of each type drawn by the factory (synth.Template.PrintedValues, seed 1)."}
 	other := map[string]bool{}
 	for _, typ := range cat.Types() {
 		tpl, _ := cat.Get(typ)
@@ -78,6 +131,7 @@ func TestTypeWordsMatchTemplates(t *testing.T) {
 		want.Other = append(want.Other, w)
 	}
 	sort.Strings(want.Other)
+	want.Values, want.OtherValues = valueWords(cat)
 	if *updateWords {
 		b, err := json.MarshalIndent(want, "", " ")
 		if err != nil {
@@ -200,5 +254,36 @@ func TestKnown(t *testing.T) {
 		if got := tw.Known(c.word); got != c.want {
 			t.Errorf("Known(%q) = %v, want %v", c.word, got, c.want)
 		}
+	}
+}
+
+// TestScoreValues reads what the values of a Russian passport's fields
+// look like: a name, a patronymic, a town and the issuing office are no
+// template's words, but they are not unknown words either; they speak for
+// the printed passport_main, and not for its handwritten variant, whose
+// values OCR cannot be expected to read.
+func TestScoreValues(t *testing.T) {
+	tw, err := LoadTypeWords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tw.Score(SplitWords("ОТДЕЛОМ ВНУТРЕННИХ ДЕЛ ОКТЯБРЬСКОГО ОКРУГА ГОРОДА АРХАНГЕЛЬСКА ЕВГЕНИЙ АЛЕКСАНДРОВИЧ гор. Архангельск"))
+	if s.Unknown != 0 {
+		t.Errorf("%d of %d words unknown, want none", s.Unknown, s.Read)
+	}
+	best, bestV := "", 0.0
+	for typ, v := range s.Values {
+		if v > bestV {
+			best, bestV = typ, v
+		}
+	}
+	if best != "passport_main" {
+		t.Errorf("values speak most for %s (%.2f), want passport_main (%.2f)", best, bestV, s.Values["passport_main"])
+	}
+	if v := s.Values["passport_main_handwritten"]; v != 0 {
+		t.Errorf("handwritten passport_main_handwritten scores %.2f on printed values, want 0", v)
+	}
+	if u := tw.Score(SplitWords("Quantity Subtotal Shipping Warehouse")).Unknown; u != 4 {
+		t.Errorf("an invoice's words: %d unknown, want 4", u)
 	}
 }

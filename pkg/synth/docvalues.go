@@ -125,6 +125,10 @@ func (d *docValues) compute(key string) string {
 		return ruMonDMY(p.Expiry)
 	case "date_of_issue_long":
 		return ruLongDate(p.Issue)
+	case "date_of_birth_words":
+		return ruWordsDate(p.Birth)
+	case "date_of_issue_words":
+		return ruWordsDate(p.Issue)
 	case "date_recent":
 		return dmy(p.Issue.AddDate(0, d.r.IntRange(1, 60), d.r.Intn(28)))
 	case "place_of_birth":

@@ -209,3 +209,36 @@ func TestScenesCoverTypesAndStayInside(t *testing.T) {
 		t.Errorf("%d scenes covered %d of %d types", n, len(seen), n)
 	}
 }
+
+// TestPrintedValues requires the values a type prints to include its
+// holder's names, and to leave out fields drawn as handwriting.
+func TestPrintedValues(t *testing.T) {
+	cat, err := LoadCatalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		typ       string
+		wantNames bool
+	}{
+		{"passport_main", true},
+		{"passport_main_handwritten", false},
+		{"snils_front", true},
+	} {
+		tpl, ok := cat.Get(c.typ)
+		if !ok {
+			t.Fatalf("%s not in the catalogue", c.typ)
+		}
+		n := 0
+		for _, v := range tpl.PrintedValues(1, 50) {
+			for _, p := range append(names["ru"].givM, names["ru"].givF...) {
+				if strings.Contains(strings.ToUpper(v), strings.ToUpper(p)) {
+					n++
+				}
+			}
+		}
+		if got := n > 0; got != c.wantNames {
+			t.Errorf("%s: %d values hold a Russian given name; want some: %v", c.typ, n, c.wantNames)
+		}
+	}
+}

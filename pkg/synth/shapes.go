@@ -42,7 +42,9 @@ func (c *drawCtx) photo(e *Element) {
 	shadePortrait(tile, r.Range(-1, 1), r.Range(0.05, 0.25))
 	_ = gaussianBlur(tile, math.Max(0.6, w/180))
 	ghost := e.Kind == "ghost"
-	if ghost || e.Style == "bw" {
+	// "any" is a photo pasted in colour or in black and white, as both
+	// happen on one document type.
+	if ghost || e.Style == "bw" || (e.Style == "any" && r.Bool(0.5)) {
 		for i := 0; i < len(tile.Pix); i += 4 {
 			g := (uint32(tile.Pix[i])*3 + uint32(tile.Pix[i+1])*6 + uint32(tile.Pix[i+2])) / 10
 			tile.Pix[i], tile.Pix[i+1], tile.Pix[i+2] = uint8(g), uint8(g), uint8(g)

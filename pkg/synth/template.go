@@ -101,7 +101,8 @@ type Pattern struct {
 //	field      a value (Gen) recorded under Field, with an optional Label
 //	para       lines of filler text in the document's language (Gen names it)
 //	rect       filled or outlined rectangle; line: a rule; lines: N ruled lines
-//	photo      procedural portrait; ghost: small faint portrait
+//	photo      procedural portrait (Style bw: black and white; any: colour or
+//	           black and white at random); ghost: small faint portrait
 //	emblem     procedural state emblem (Style names which)
 //	stamp      round or rectangular seal (Style round|rect|triangle)
 //	signature  a scribble

@@ -75,6 +75,11 @@ func monDMY(t time.Time) string {
 func ruMonDMY(t time.Time) string {
 	return fmt.Sprintf("%02d %s/%s %02d", t.Day(), monthsRu[t.Month()-1], monthsEn[t.Month()-1], t.Year()%100)
 }
+
+// ruWordsDate writes a date as the SNILS card prints it: "01 января 1970 года".
+func ruWordsDate(t time.Time) string {
+	return fmt.Sprintf("%02d %s %d года", t.Day(), monthsRuLong[t.Month()-1], t.Year())
+}
 func ruLongDate(t time.Time) string {
 	return fmt.Sprintf("«%02d» %s %d г.", t.Day(), monthsRuLong[t.Month()-1], t.Year())
 }

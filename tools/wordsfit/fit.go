@@ -13,18 +13,19 @@ import (
 var floors = []float64{1e-2, 1e-3, 1e-4, 1e-6}
 
 // nWeights is the number of fitted weights (WordWeights without the floor).
-const nWeights = 5
+const nWeights = 7
 
 // features returns, per class, the terms ApplyWords weighs: the log of the
-// floored picture probability, the matched weight M, the share M/T, and
-// the other and non-document terms.
+// floored picture probability, the matched weight M, the share M/T, the
+// other and non-document terms, the field values' weight V, and the
+// unknown words' share U/R (for other).
 func features(tw *classify.TypeWords, classes []string, r reading, floor float64) [][nWeights]float64 {
 	w := classify.WordWeights{PictureFloor: floor}
 	out := make([][nWeights]float64, len(classes))
 	for k := range nWeights {
 		var unit [nWeights]float64
 		unit[k] = 1
-		w.Picture, w.Matched, w.Share, w.OtherUnknown, w.NonDocRead = unit[0], unit[1], unit[2], unit[3], unit[4]
+		w.Picture, w.Matched, w.Share, w.OtherUnknown, w.NonDocRead, w.Values, w.OtherShare = unit[0], unit[1], unit[2], unit[3], unit[4], unit[5], unit[6]
 		z := tw.Logits(w, classes, r.P, tw.Score(r.Words))
 		for i := range classes {
 			out[i][k] = z[i]
@@ -34,7 +35,7 @@ func features(tw *classify.TypeWords, classes []string, r reading, floor float64
 }
 
 func weightsOf(v [nWeights]float64, floor float64) classify.WordWeights {
-	return classify.WordWeights{Picture: v[0], Matched: v[1], Share: v[2], OtherUnknown: v[3], NonDocRead: v[4], PictureFloor: floor}
+	return classify.WordWeights{Picture: v[0], Matched: v[1], Share: v[2], OtherUnknown: v[3], NonDocRead: v[4], Values: v[5], OtherShare: v[6], PictureFloor: floor}
 }
 
 // fit maximises the likelihood of the true classes (softmax over the
