@@ -43,8 +43,11 @@ func (c *drawCtx) photo(e *Element) {
 	_ = gaussianBlur(tile, math.Max(0.6, w/180))
 	ghost := e.Kind == "ghost"
 	// "any" is a photo pasted in colour or in black and white, as both
-	// happen on one document type.
-	if ghost || e.Style == "bw" || (e.Style == "any" && r.Bool(0.5)) {
+	// happen on one document type. The choice comes from a generator of its
+	// own, seeded by the portrait's drawn geometry, so it does not shift the
+	// draws of the elements after it (a scene of a given seed keeps its zone).
+	bw := e.Style == "bw" || (e.Style == "any" && NewRand(uint64(cx*1e6)^uint64(hy*1e3)).Bool(0.5))
+	if ghost || bw {
 		for i := 0; i < len(tile.Pix); i += 4 {
 			g := (uint32(tile.Pix[i])*3 + uint32(tile.Pix[i+1])*6 + uint32(tile.Pix[i+2])) / 10
 			tile.Pix[i], tile.Pix[i+1], tile.Pix[i+2] = uint8(g), uint8(g), uint8(g)
