@@ -53,48 +53,63 @@ const (
 // they were read at: rot, or, when settled is false, another that reads
 // more known words (see minKnown).
 func (z *zoneReader) uprightWords(ctx context.Context, img image.Image, boxes []ppocr.Box, rot geom.Rotation, settled bool) ([]string, geom.Rotation, error) {
-	read := func(r geom.Rotation, n int) ([]string, int, error) {
+	read := func(r geom.Rotation, n int) ([][]string, error) {
 		up, err := cvimg.Turn(img, r)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		rects, err := z.levelLines(ctx, img, up, boxes, r)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
-		words, err := readWords(ctx, z.tess, up, rects, n)
-		known := 0
-		for _, w := range words {
-			if z.words.Known(w) {
-				known++
-			}
-		}
-		return words, known, err
+		return readWords(ctx, z.tess, up, rects, n)
 	}
-	words, known, err := read(rot, wordLines)
-	if err != nil || settled || known >= minKnown || z.words == nil {
+	lines, err := read(rot, wordLines)
+	words := flatten(lines)
+	if err != nil || settled || z.words == nil || z.known(lines) >= minKnown {
 		return words, rot, err
 	}
-	_, base, err := read(rot, checkLines)
-	if err != nil {
-		return nil, 0, err
-	}
+	// The lines are read tallest first, so the chosen orientation's
+	// checkLines tallest lines are the first of those already read.
+	base := z.known(lines[:min(len(lines), checkLines)])
 	best, bestKnown := rot, base
 	k, m := rot.Turns(), rot.Mirrored()
 	for _, r := range []geom.Rotation{geom.NewRotation(k+2, m), geom.NewRotation(k, !m), geom.NewRotation(k+2, !m)} {
-		_, n, err := read(r, checkLines)
+		other, err := read(r, checkLines)
 		if err != nil {
 			return nil, 0, err
 		}
-		if n > bestKnown {
+		if n := z.known(other); n > bestKnown {
 			best, bestKnown = r, n
 		}
 	}
 	if best == rot || bestKnown < base+knownLead {
 		return words, rot, nil
 	}
-	words, _, err = read(best, wordLines)
-	return words, best, err
+	lines, err = read(best, wordLines)
+	return flatten(lines), best, err
+}
+
+// known counts the words of lines that some template prints.
+func (z *zoneReader) known(lines [][]string) int {
+	n := 0
+	for _, l := range lines {
+		for _, w := range l {
+			if z.words.Known(w) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// flatten joins the words of lines in order.
+func flatten(lines [][]string) []string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, l...)
+	}
+	return out
 }
 
 // levelLines returns the text lines of up, img turned by r, in up's
@@ -119,9 +134,10 @@ func (z *zoneReader) levelLines(ctx context.Context, img, up image.Image, boxes 
 }
 
 // readWords reads the words of the n tallest text lines of up, the crop
-// turned upright; rects are its detected lines in up's coordinates (origin
-// at 0,0).
-func readWords(ctx context.Context, eng *ocr.Engine, up image.Image, rects []image.Rectangle, n int) ([]string, error) {
+// turned upright, one slice per line, tallest first (empty for a line
+// outside the crop); rects are its detected lines in up's coordinates
+// (origin at 0,0).
+func readWords(ctx context.Context, eng *ocr.Engine, up image.Image, rects []image.Rectangle, n int) ([][]string, error) {
 	var lines []image.Rectangle
 	for _, r := range rects {
 		if r.Dy() >= minWordLinePx && float64(r.Dx()) >= wordLineAspect*float64(r.Dy()) {
@@ -130,9 +146,9 @@ func readWords(ctx context.Context, eng *ocr.Engine, up image.Image, rects []ima
 	}
 	sort.SliceStable(lines, func(a, b int) bool { return lines[a].Dy() > lines[b].Dy() })
 	lines = lines[:min(len(lines), n)]
-	var words []string
+	words := make([][]string, len(lines))
 	ob := up.Bounds()
-	for _, r := range lines {
+	for i, r := range lines {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -145,7 +161,7 @@ func readWords(ctx context.Context, eng *ocr.Engine, up image.Image, rects []ima
 		if err != nil {
 			return nil, err
 		}
-		words = append(words, classify.SplitWords(text)...)
+		words[i] = classify.SplitWords(text)
 	}
 	return words, nil
 }
