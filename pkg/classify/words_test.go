@@ -76,6 +76,11 @@ func valueWords(cat *synth.Catalogue) (map[string][]string, []string) {
 				fams[f] = map[string]bool{}
 			}
 			add(fams[f], tpl)
+			for _, name := range tpl.Forms {
+				if b, ok := cat.Get(name); ok {
+					add(fams[f], b)
+				}
+			}
 		}
 	}
 	out := map[string][]string{}
@@ -85,6 +90,14 @@ func valueWords(cat *synth.Catalogue) (map[string][]string, []string) {
 		}
 	}
 	return out, sortedKeys(other)
+}
+
+func setOf(ws []string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range ws {
+		set[w] = true
+	}
+	return set
 }
 
 func sortedKeys(set map[string]bool) []string {
@@ -123,7 +136,13 @@ func TestTypeWordsMatchTemplates(t *testing.T) {
 		if doctypes.IsSpecial(typ) {
 			continue
 		}
-		if ws := templateWords(tpl); len(ws) > 0 {
+		ws := templateWords(tpl)
+		for _, name := range tpl.Forms {
+			if b, ok := cat.Get(name); ok {
+				ws = append(ws, templateWords(b)...)
+			}
+		}
+		if ws = sortedKeys(setOf(ws)); len(ws) > 0 {
 			want.Types[typ] = ws
 		}
 	}

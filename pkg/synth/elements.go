@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"strings"
+	"unicode"
 )
 
 // drawCtx is the state of drawing one document.
@@ -14,7 +15,23 @@ type drawCtx struct {
 	s   float64 // pixels per mm
 	t   *Template
 	r   *Rand // nil while drawing the cached background
+	// valueFont is the instance's pick among t.ValueFonts, made at the
+	// first value drawn in font "value".
+	valueFont string
+	// hand is the instance's handwriting (ink, case), picked at the first
+	// handwritten value.
+	hand *handStyle
 }
+
+// handStyle is how one clerk fills a form by hand.
+type handStyle struct {
+	ink   color.RGBA
+	title bool // "Смирнова" rather than "СМИРНОВА"
+}
+
+// handInks are the pens forms are filled with: blue, dark blue, violet,
+// black.
+var handInks = []color.RGBA{inkHand, {30, 32, 70, 255}, {72, 40, 120, 255}, {24, 24, 30, 255}}
 
 var (
 	inkDark  = color.RGBA{28, 28, 34, 255}
@@ -223,15 +240,102 @@ func (c *drawCtx) field(e *Element, v *docValues, doc *Doc) {
 	hand := e.Hand
 	col := inkDark
 	if hand {
-		col = inkHand
+		var title bool
+		col, title = c.handOf(val)
+		if title {
+			val = titleCase(val)
+		}
 	}
 	col = colorOr(e.Color, col)
-	c.textBox(val, vb, e.Font, size, col, e.Align, e.Rotate, hand, e.Spacing)
+	if e.Style == "cells" {
+		c.cells(val, vb, c.fontOf(e, val), size, col)
+	} else {
+		c.textBox(val, vb, c.fontOf(e, val), size, col, e.Align, e.Rotate, hand, e.Spacing)
+	}
 	if doc != nil && e.Field != "" {
 		doc.Fields[e.Field] = val
 		W, H := c.t.SizeMM[0], c.t.SizeMM[1]
 		doc.Boxes[e.Field] = [4]float64{vb[0] / W, vb[1] / H, (vb[0] + vb[2]) / W, (vb[1] + vb[3]) / H}
 	}
+}
+
+// cells prints val one character a cell across box, each cell outlined
+// as on forms filled by machine (INN, OGRN); a slash or space stands
+// between cells without an outline.
+func (c *drawCtx) cells(val string, box [4]float64, font string, size float64, col color.RGBA) {
+	rs := []rune(val)
+	if len(rs) == 0 {
+		return
+	}
+	cw := box[2] / float64(len(rs))
+	frame := color.RGBA{col.R, col.G, col.B, 200}
+	for i, r := range rs {
+		x := box[0] + float64(i)*cw
+		if r != '/' && r != ' ' {
+			px, py, pw, ph := c.px([4]float64{x + 0.15, box[1], cw - 0.3, box[3]})
+			pts := [][2]float64{{px, py}, {px + pw, py}, {px + pw, py + ph}, {px, py + ph}, {px, py}}
+			c.p.strokePath(c.dst, pts, 0.18*c.s, frame)
+		}
+		c.textBox(string(r), [4]float64{x, box[1], cw, box[3]}, font, size, col, "c", 0, false, 0)
+	}
+}
+
+// handOf returns the instance's ink and whether it writes words in
+// title case, picked at the first handwritten value from its text (as
+// fontOf picks a typeface) so that the draws after it do not shift. Real
+// forms filled by hand are mostly in lower-case cursive, which the
+// italic face's Cyrillic small letters resemble; a quarter are in
+// capitals.
+func (c *drawCtx) handOf(val string) (color.RGBA, bool) {
+	if c.hand == nil {
+		r := NewRand(hashString(val), 0x4A4D)
+		c.hand = &handStyle{ink: Pick(r, handInks), title: r.Bool(0.75)}
+	}
+	return c.hand.ink, c.hand.title
+}
+
+// titleCase writes each word of capitals with a capital and small
+// letters ("ГОР. ЧЕЛЯБИНСК" becomes "Гор. Челябинск"); words with small
+// letters, digits or a single letter are left as they are.
+func titleCase(s string) string {
+	words := strings.Split(s, " ")
+	for i, w := range words {
+		rs := []rune(w)
+		letters, upper := 0, true
+		for _, r := range rs {
+			if unicode.IsLetter(r) {
+				letters++
+				upper = upper && unicode.IsUpper(r)
+			}
+		}
+		if letters < 2 || !upper {
+			continue
+		}
+		for k := 1; k < len(rs); k++ {
+			rs[k] = unicode.ToLower(rs[k])
+		}
+		words[i] = string(rs)
+	}
+	return strings.Join(words, " ")
+}
+
+// fontOf returns the font key e draws val in. Font "value" is the
+// instance's pick among the template's ValueFonts, drawn from the first
+// such value's text rather than from c.r, so that adding value fonts to
+// a template does not shift the draws that follow (seed-pinned renders
+// keep their values).
+func (c *drawCtx) fontOf(e *Element, val string) string {
+	if e.Font != "value" {
+		return e.Font
+	}
+	if c.valueFont == "" {
+		fonts := c.t.ValueFonts
+		if len(fonts) == 0 {
+			return "sans-bold"
+		}
+		c.valueFont = fonts[NewRand(hashString(val)).Intn(len(fonts))]
+	}
+	return c.valueFont
 }
 
 // para fills the box with lines of filler text.

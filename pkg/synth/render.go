@@ -120,6 +120,16 @@ func (rd *Renderer) Render(t *Template, r *Rand, p *painter) (*Doc, error) {
 	if len(t.Variants) > 0 {
 		return rd.renderVariant(t, r, p)
 	}
+	if len(t.Forms) > 0 && r.Bool(t.FormProb) {
+		name := Pick(r, t.Forms)
+		base, ok := rd.cat.Get(name)
+		if !ok {
+			return nil, fmt.Errorf("synth: %s: unknown form %q", t.Type, name)
+		}
+		f := *base
+		f.Type, f.Forms = t.Type, nil
+		return rd.renderWithBackground(&f, name, r, p)
+	}
 	return rd.renderWithBackground(t, t.Type, r, p)
 }
 

@@ -54,6 +54,12 @@ type Template struct {
 	// Variants, for the special class "other", lists base templates to
 	// pick from at random; colours are then re-tinted per instance.
 	Variants []string `json:"variants,omitempty"`
+	// Forms, for a catalogue type, lists base templates of its other
+	// official forms (an older edition of the same certificate); an
+	// instance is drawn on one of them, picked at random, with chance
+	// FormProb, and on the template's own layout otherwise.
+	Forms    []string `json:"forms,omitempty"`
+	FormProb float64  `json:"form_prob,omitempty"`
 	// Procedural, with Variants, is the share of instances whose layout
 	// is drawn at random per instance (see ProceduralOther) instead of
 	// picked among Variants.
@@ -64,6 +70,11 @@ type Template struct {
 	Retint bool `json:"retint,omitempty"`
 	// Years bounds the issue year of generated documents.
 	Years [2]int `json:"years,omitempty"`
+	// ValueFonts lists the typefaces one instance may print its values
+	// in: every element whose font is "value" uses the same one, picked
+	// per instance (real forms are filled by many printers: condensed,
+	// Times-like, Arial-like, typewriter faces).
+	ValueFonts []string `json:"value_fonts,omitempty"`
 	// Values overrides value sources: "key" gives a literal value for that
 	// key, "key_pat" a pattern (see pattern) drawn for it, "key_list" a
 	// "|"-separated list to pick from.
@@ -125,7 +136,8 @@ type Element struct {
 	Field string `json:"field,omitempty"`
 	Gen   string `json:"gen,omitempty"`
 	// Font is a font key (sans, sans-bold, serif, serif-bold, cond,
-	// cond-bold, mono, ocr, hand, jp, arm, deva, beng, arab).
+	// cond-bold, mono, ocr, hand, jp, arm, deva, beng, arab), or "value":
+	// the instance's pick among the template's ValueFonts.
 	Font string `json:"font,omitempty"`
 	// Size is the font size in mm (em height); LabelSize for labels.
 	Size      float64 `json:"size,omitempty"`
@@ -256,6 +268,12 @@ func resolve(raw map[string]*Template, key string, depth int) (*Template, error)
 	}
 	if t.Years[0] != 0 {
 		out.Years = t.Years
+	}
+	if len(t.Forms) > 0 {
+		out.Forms, out.FormProb = t.Forms, t.FormProb
+	}
+	if len(t.ValueFonts) > 0 {
+		out.ValueFonts = t.ValueFonts
 	}
 	out.Values = map[string]string{}
 	for k, v := range base.Values {

@@ -23,7 +23,8 @@ type textStyle struct {
 	spacing float64
 	// squeeze scales glyphs horizontally (1 = natural width).
 	squeeze float64
-	// jitter, when set, moves glyphs up and down a little (handwriting).
+	// jitter, when set, draws the text as a hand would: each glyph a
+	// little turned, scaled and off a baseline that wanders.
 	jitter *Rand
 }
 
@@ -33,6 +34,9 @@ type glyphRun struct {
 	idx sfnt.GlyphIndex
 	x   float64
 	dy  float64
+	// rot (radians, about the glyph's origin) and scale are a
+	// handwritten glyph's own turn and size; 0 and 0 mean none.
+	rot, scale float64
 }
 
 // painter owns per-goroutine scratch state for drawing text and shapes.
@@ -87,6 +91,7 @@ func (p *painter) layout(s string, st textStyle) float64 {
 			rs[i], rs[j] = rs[j], rs[i]
 		}
 	}
+	drift := 0.0 // a hand's baseline wanders rather than shakes
 	for _, r := range rs {
 		if r == '\n' {
 			continue
@@ -96,14 +101,21 @@ func (p *painter) layout(s string, st textStyle) float64 {
 		if err != nil {
 			continue
 		}
-		dy := 0.0
-		if st.jitter != nil {
-			dy = st.jitter.Norm() * st.size * 0.04
+		g := glyphRun{f: f, idx: idx, x: x}
+		if j := st.jitter; j != nil {
+			drift = clamp(drift+j.Norm()*st.size*0.03, -st.size*0.12, st.size*0.12)
+			g.dy = drift + j.Norm()*st.size*0.02
+			g.rot = j.Norm() * 0.06
+			g.scale = 1 + j.Norm()*0.07
 		}
 		if !unicode.IsSpace(r) {
-			p.runs = append(p.runs, glyphRun{f: f, idx: idx, x: x, dy: dy})
+			p.runs = append(p.runs, g)
 		}
-		x += float64(adv)/64*sq + st.spacing
+		step := float64(adv) / 64 * sq
+		if g.scale != 0 {
+			step *= g.scale
+		}
+		x += step + st.spacing
 	}
 	return x - st.spacing
 }
@@ -156,9 +168,16 @@ func (p *painter) drawText(dst *image.RGBA, s string, x, y float64, st textStyle
 		if err != nil {
 			continue
 		}
+		gs, gc, sc := 0.0, 1.0, 1.0
+		if g.scale != 0 {
+			gs, gc = math.Sincos(g.rot)
+			sc = g.scale
+		}
 		for _, sg := range segs {
 			pt := func(i int) (float64, float64) {
-				return tf(g.x+float64(sg.Args[i].X)/64*sq, g.dy+float64(sg.Args[i].Y)/64)
+				lx, ly := float64(sg.Args[i].X)/64*sq, float64(sg.Args[i].Y)/64
+				lx, ly = sc*(lx*gc-ly*gs), sc*(lx*gs+ly*gc)
+				return tf(g.x+lx, g.dy+ly)
 			}
 			switch sg.Op {
 			case sfnt.SegmentOpMoveTo:
