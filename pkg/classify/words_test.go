@@ -15,32 +15,29 @@ import (
 
 var updateWords = flag.Bool("update-words", false, "rewrite typewords.json from the factory's templates")
 
-// templateWords collects the folded words a template prints: its static
-// texts and the captions of its fields.
-func templateWords(tpl *synth.Template) []string {
+// templateWords collects, sorted, the folded words the templates print:
+// their static texts and the captions of their fields.
+func templateWords(tpls ...*synth.Template) []string {
 	set := map[string]bool{}
-	for _, e := range tpl.Elements {
-		var texts []string
-		if e.Kind == "text" {
-			texts = append(texts, e.Text)
-		}
-		if e.Label != "" {
-			texts = append(texts, e.Label)
-		}
-		for _, text := range texts {
-			for _, w := range SplitWords(text) {
-				if f := Fold(w); len([]rune(f)) >= minWordLen {
-					set[f] = true
+	for _, tpl := range tpls {
+		for _, e := range tpl.Elements {
+			var texts []string
+			if e.Kind == "text" {
+				texts = append(texts, e.Text)
+			}
+			if e.Label != "" {
+				texts = append(texts, e.Label)
+			}
+			for _, text := range texts {
+				for _, w := range SplitWords(text) {
+					if f := Fold(w); len([]rune(f)) >= minWordLen {
+						set[f] = true
+					}
 				}
 			}
 		}
 	}
-	out := make([]string, 0, len(set))
-	for w := range set {
-		out = append(out, w)
-	}
-	sort.Strings(out)
-	return out
+	return sortedKeys(set)
 }
 
 // valueDraws is how many documents of each type valueWords draws.
@@ -75,11 +72,8 @@ func valueWords(cat *synth.Catalogue) (map[string][]string, []string) {
 			if fams[f] == nil {
 				fams[f] = map[string]bool{}
 			}
-			add(fams[f], tpl)
-			for _, name := range tpl.Forms {
-				if b, ok := cat.Get(name); ok {
-					add(fams[f], b)
-				}
+			for _, l := range cat.Layouts(tpl) {
+				add(fams[f], l)
 			}
 		}
 	}
@@ -90,14 +84,6 @@ func valueWords(cat *synth.Catalogue) (map[string][]string, []string) {
 		}
 	}
 	return out, sortedKeys(other)
-}
-
-func setOf(ws []string) map[string]bool {
-	set := map[string]bool{}
-	for _, w := range ws {
-		set[w] = true
-	}
-	return set
 }
 
 func sortedKeys(set map[string]bool) []string {
@@ -136,13 +122,7 @@ func TestTypeWordsMatchTemplates(t *testing.T) {
 		if doctypes.IsSpecial(typ) {
 			continue
 		}
-		ws := templateWords(tpl)
-		for _, name := range tpl.Forms {
-			if b, ok := cat.Get(name); ok {
-				ws = append(ws, templateWords(b)...)
-			}
-		}
-		if ws = sortedKeys(setOf(ws)); len(ws) > 0 {
+		if ws := templateWords(cat.Layouts(tpl)...); len(ws) > 0 {
 			want.Types[typ] = ws
 		}
 	}

@@ -310,6 +310,18 @@ func (c *Catalogue) Get(name string) (*Template, bool) {
 	return t, ok
 }
 
+// Layouts returns the layouts instances of t are drawn on: t itself and
+// the base templates of its other forms (see Template.Forms).
+func (c *Catalogue) Layouts(t *Template) []*Template {
+	out := []*Template{t}
+	for _, name := range t.Forms {
+		if f, ok := c.Get(name); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // Types lists the catalogue's type identifiers in sorted order.
 func (c *Catalogue) Types() []string {
 	out := make([]string, 0, len(c.byType))
