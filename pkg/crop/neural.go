@@ -60,9 +60,10 @@ type NeuralOptions struct {
 	PageFill float64
 	// PageSplit is the share of that interior the documents found must
 	// cover, together, for such a page to be several documents rather
-	// than one (default 0.9), none of them running to the frame: two
-	// cards filling most of a small table are two documents; the photo
-	// and text blocks of a scan are not.
+	// than one (default 0.9), none of them running to the frame unless
+	// the network outlines it all round: two cards filling most of a
+	// small table are two documents; the photo and text blocks of a scan
+	// are not.
 	PageSplit float64
 	// MergeFill is how well two touching pieces must together fill their
 	// enclosing quadrilateral to count as one document (default 0.9).

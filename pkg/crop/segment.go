@@ -27,7 +27,8 @@ type region struct {
 // quads: the candidates that pass the checks for size, shape, fill, score
 // and outline, largest first. A page whose interior covers PageFill of it
 // is one page-filling document (nil) unless the candidates that pass
-// account for PageSplit of that interior and none runs to the frame.
+// account for PageSplit of that interior and none runs to the frame
+// (unless the network sees it whole, outlined all round).
 func segment(interior, boundary []float32, size, w, h int, o NeuralOptions) []region {
 	cands, covered := netCandidates(interior, boundary, size, w, h, o)
 	page := float64(w * h)
@@ -38,14 +39,15 @@ func segment(interior, boundary []float32, size, w, h int, o NeuralOptions) []re
 		if c.reject(o, page) == "" {
 			out = append(out, c.region)
 			found += c.area
-			inside = inside && clearOfFrame(c.quad, w, h)
+			inside = inside && (clearOfFrame(c.quad, w, h) || c.whole())
 		}
 	}
 	if covered >= o.PageFill && (found < o.PageSplit*covered*page || !inside) {
 		// The page is one document filling the frame (a scan, a tight
 		// crop): what lies inside it are its parts. Documents that
-		// together make up the interior and stay clear of the frame (two
-		// cards side by side on a small table) are kept.
+		// together make up the interior and stay clear of the frame or are
+		// outlined all round (two cards side by side on a small table, a
+		// card above a passport spread near the frame's edge) are kept.
 		return nil
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].area > out[j].area })
@@ -83,6 +85,22 @@ const (
 	outlinedSupport = 0.8
 	outlinedScore   = 0.9
 )
+
+// wholeFill and wholeSupport are how well a region must fill its
+// quadrilateral and how much of its sides must show an outline for the
+// network to have seen a whole document: a block of a page-filling scan
+// has interior, not an outline, on its sides.
+const (
+	wholeFill    = 0.95
+	wholeSupport = 0.95
+)
+
+// whole reports whether the network sees the candidate as one whole
+// document, outlined all round and filling its quadrilateral: such a
+// document touching the frame is a document, not a block of a scan.
+func (c netCandidate) whole() bool {
+	return c.fill >= wholeFill && c.outline >= wholeSupport && c.score >= outlinedScore
+}
 
 // reject names the first check a candidate fails ("" when it passes).
 func (c netCandidate) reject(o NeuralOptions, page float64) string {

@@ -187,7 +187,7 @@ func TestSegmentKeepsASpreadWhole(t *testing.T) {
 
 // TestSegmentPageFill checks the page-filling rule: a page more than half
 // covered by interior is one document (nil) unless documents clear of the
-// frame make up that interior.
+// frame, or outlined all round, make up that interior.
 func TestSegmentPageFill(t *testing.T) {
 	const size = 256
 	cases := []struct {
@@ -202,6 +202,7 @@ func TestSegmentPageFill(t *testing.T) {
 		{name: "two pages side by side", docs: []geom.Quad{rotRect(66, 128, 118, 236, 1), rotRect(190, 128, 118, 236, -1)}, want: 2},
 		{name: "a scan cut in two by a printed line", docs: []geom.Quad{rotRect(128, 128, 256, 256, 0)}, split: true, want: 0},
 		{name: "a scan filling the frame", docs: []geom.Quad{rotRect(128, 128, 256, 256, 0)}, want: 0},
+		{name: "a card above a spread at the frame's edge", docs: []geom.Quad{rotRect(90, 48, 150, 80, 0), rotRect(128, 170, 254, 160, 0)}, want: 2},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
