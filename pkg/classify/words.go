@@ -10,6 +10,8 @@ import (
 	"unicode"
 
 	"docsuite/pkg/doctypes"
+	"docsuite/pkg/editdist"
+	"docsuite/pkg/prob"
 )
 
 //go:embed typewords.json
@@ -237,7 +239,7 @@ func (l *lexicon) match(w string) string {
 	best, bestD := "", k+1
 	for n := len(rw) - k; n <= len(rw)+k; n++ {
 		for _, c := range l.byLen[n] {
-			if d := editDistance(rw, c.runes, bestD); d < bestD {
+			if d := editdist.Distance(rw, c.runes, bestD); d < bestD {
 				best, bestD = c.text, d
 			}
 		}
@@ -253,36 +255,6 @@ func allowedErrors(n int) int {
 		return 1
 	}
 	return 0
-}
-
-// editDistance is the Levenshtein distance of a and b, or limit when it is
-// limit or more.
-func editDistance(a, b []rune, limit int) int {
-	if d := len(a) - len(b); d >= limit || -d >= limit {
-		return limit
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c = 1 + min(c, prev[j], cur[j-1])
-			}
-			cur[j] = c
-			rowMin = min(rowMin, c)
-		}
-		if rowMin >= limit {
-			return limit
-		}
-		prev, cur = cur, prev
-	}
-	return min(prev[len(b)], limit)
 }
 
 // latinLookAlikes maps the Latin capitals that look like Cyrillic ones to
@@ -346,25 +318,7 @@ type WordWeights struct {
 // read that no template prints and no field holds, and R all words read
 // (U/R is 0 when nothing was read).
 func (tw *TypeWords) ApplyWords(w WordWeights, classes []string, p []float64, s WordScore) []float64 {
-	return Softmax(tw.Logits(w, classes, p, s))
-}
-
-// Softmax turns log-probabilities z, known up to a constant, into
-// probabilities, in place, and returns z.
-func Softmax(z []float64) []float64 {
-	top := math.Inf(-1)
-	for _, v := range z {
-		top = max(top, v)
-	}
-	sum := 0.0
-	for i := range z {
-		z[i] = math.Exp(z[i] - top)
-		sum += z[i]
-	}
-	for i := range z {
-		z[i] /= sum
-	}
-	return z
+	return prob.Softmax(tw.Logits(w, classes, p, s))
 }
 
 // Logits returns the unnormalised log-probabilities ApplyWords

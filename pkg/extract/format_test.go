@@ -68,19 +68,6 @@ func TestLookAlike(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"ABC", "ABC", 0}, {"PNRUS7LI8", "PNRUS7L8", 1}, {"KSENI8<", "<SENI<<", 2}, {"ABC", "", 3},
-	} {
-		if got := editDistance(tc.a, tc.b); got != tc.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
-		}
-	}
-}
-
 // Noise read as letters repeats one letter; no Russian word holds a
 // letter three times in a row.
 func TestTripled(t *testing.T) {

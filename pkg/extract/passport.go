@@ -11,6 +11,7 @@ import (
 	xdraw "golang.org/x/image/draw"
 
 	"docsuite/pkg/cvimg"
+	"docsuite/pkg/editdist"
 	"docsuite/pkg/geom"
 	"docsuite/pkg/mrz"
 	"docsuite/pkg/ocr"
@@ -294,7 +295,7 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 			if p, ok := out["other_names"]; ok {
 				sure = min(sure, p.Confidence)
 			}
-			if w, ok := rusNameLine(out); ok && w != line1 && sure >= 0.75 && editDistance(w, line1) <= 8 {
+			if w, ok := rusNameLine(out); ok && w != line1 && sure >= 0.75 && editdist.Strings(w, line1) <= 8 {
 				line1, conf1 = w, 0.9*sure
 			}
 		} else if lookAlikes {

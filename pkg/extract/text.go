@@ -147,27 +147,6 @@ func rusNameLine(out Fields) (string, bool) {
 	return l + strings.Repeat("<", 44-len(l)), true
 }
 
-// editDistance is the Levenshtein distance of two ASCII strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c = 1 + min(prev[j-1], prev[j], cur[j-1])
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 // alike maps characters the zone's recogniser confuses to one class.
 var alike = map[byte]byte{'8': 'B', '0': 'O', 'Q': 'O', 'D': 'O', '1': 'I', 'L': 'I', '5': 'S', '2': 'Z', '6': 'G', '7': 'T', '4': 'A'}
 

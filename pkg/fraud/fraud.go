@@ -289,7 +289,7 @@ func (a *Analyzer) portraits(ctx context.Context, up, sub image.Image, quad geom
 	}
 	var box image.Rectangle
 	if rot == 0 {
-		box = fracBox(quad, f)
+		box = quad.FracBounds(f)
 	} else {
 		ub := up.Bounds()
 		r := image.Rect(ub.Min.X+int(f[0]*float64(ub.Dx())), ub.Min.Y+int(f[1]*float64(ub.Dy())),

@@ -2,10 +2,8 @@ package fraud
 
 import (
 	"fmt"
-	"image"
 	"math"
 
-	"docsuite/pkg/geom"
 	"docsuite/pkg/synth"
 )
 
@@ -63,20 +61,4 @@ func pick(boxes []formBox, w, h int) ([4]float64, bool) {
 		}
 	}
 	return best, len(boxes) > 0 && h > 0
-}
-
-// fracBox maps a box given as fractions of the upright document onto the
-// page through the document's quad (TL, TR, BL, BR of the upright
-// document; bilinear) and returns its bounding box.
-func fracBox(q geom.Quad, f [4]float64) image.Rectangle {
-	at := func(u, v float64) geom.Point {
-		top := geom.Point{X: q[0].X + (q[1].X-q[0].X)*u, Y: q[0].Y + (q[1].Y-q[0].Y)*u}
-		bot := geom.Point{X: q[2].X + (q[3].X-q[2].X)*u, Y: q[2].Y + (q[3].Y-q[2].Y)*u}
-		return geom.Point{X: top.X + (bot.X-top.X)*v, Y: top.Y + (bot.Y-top.Y)*v}
-	}
-	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for _, p := range []geom.Point{at(f[0], f[1]), at(f[2], f[1]), at(f[0], f[3]), at(f[2], f[3])} {
-		x0, y0, x1, y1 = math.Min(x0, p.X), math.Min(y0, p.Y), math.Max(x1, p.X), math.Max(y1, p.Y)
-	}
-	return image.Rect(int(x0), int(y0), int(math.Ceil(x1)), int(math.Ceil(y1)))
 }

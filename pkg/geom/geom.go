@@ -2,7 +2,10 @@
 // points, document quadrilaterals and the rotation code of the API.
 package geom
 
-import "math"
+import (
+	"image"
+	"math"
+)
 
 // Point is a pixel position in a page's pixel grid.
 type Point struct {
@@ -54,6 +57,26 @@ func (q Quad) Size() (w, h float64) {
 	w = (dist(q[TL], q[TR]) + dist(q[BL], q[BR])) / 2
 	h = (dist(q[TL], q[BL]) + dist(q[TR], q[BR])) / 2
 	return w, h
+}
+
+// At maps a point given as fractions of the upright document (u across
+// from the left edge, v down from the top edge) onto the page: bilinear
+// between the four corners.
+func (q Quad) At(u, v float64) Point {
+	top := Point{X: q[TL].X + (q[TR].X-q[TL].X)*u, Y: q[TL].Y + (q[TR].Y-q[TL].Y)*u}
+	bot := Point{X: q[BL].X + (q[BR].X-q[BL].X)*u, Y: q[BL].Y + (q[BR].Y-q[BL].Y)*u}
+	return Point{X: top.X + (bot.X-top.X)*v, Y: top.Y + (bot.Y-top.Y)*v}
+}
+
+// FracBounds maps a box given as fractions of the upright document (x0,
+// y0, x1, y1) onto the page (see At) and returns the pixel rectangle that
+// holds it.
+func (q Quad) FracBounds(f [4]float64) image.Rectangle {
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, p := range []Point{q.At(f[0], f[1]), q.At(f[2], f[1]), q.At(f[0], f[3]), q.At(f[2], f[3])} {
+		x0, y0, x1, y1 = math.Min(x0, p.X), math.Min(y0, p.Y), math.Max(x1, p.X), math.Max(y1, p.Y)
+	}
+	return image.Rect(int(x0), int(y0), int(math.Ceil(x1)), int(math.Ceil(y1)))
 }
 
 func dist(a, b Point) float64 { return math.Hypot(a.X-b.X, a.Y-b.Y) }

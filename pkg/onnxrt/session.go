@@ -3,9 +3,10 @@ package onnxrt
 import (
 	"context"
 	"fmt"
-	"math"
 
 	ort "github.com/yalue/onnxruntime_go"
+
+	"docsuite/pkg/prob"
 )
 
 // Session is one loaded model, safe for concurrent Run calls.
@@ -90,20 +91,11 @@ func (h Head) Probabilities(logits []float32) []float64 {
 	if t <= 0 {
 		t = 1
 	}
-	mx := math.Inf(-1)
-	for _, l := range logits {
-		mx = math.Max(mx, float64(l)/t)
-	}
 	p := make([]float64, len(logits))
-	sum := 0.0
 	for i, l := range logits {
-		p[i] = math.Exp(float64(l)/t - mx)
-		sum += p[i]
+		p[i] = float64(l) / t
 	}
-	for i := range p {
-		p[i] /= sum
-	}
-	return p
+	return prob.Softmax(p)
 }
 
 // OpenModel opens a Runtime, reads the manifest in dir and loads the named

@@ -20,6 +20,7 @@ import (
 	"docsuite/pkg/geom"
 	"docsuite/pkg/onnxrt"
 	"docsuite/pkg/ppocr"
+	"docsuite/pkg/prob"
 )
 
 // ModelName is docnet's entry in models/manifest.json.
@@ -191,29 +192,5 @@ func combine(text []float64, logits []float32) []float64 {
 	for i := range logp {
 		logp[i] += math.Log(max(text[i], 1e-12))
 	}
-	return softmax(logp)
-}
-
-func logSoftmax(v []float64) []float64 {
-	mx := math.Inf(-1)
-	for _, x := range v {
-		mx = math.Max(mx, x)
-	}
-	s := 0.0
-	for _, x := range v {
-		s += math.Exp(x - mx)
-	}
-	out := make([]float64, len(v))
-	for i, x := range v {
-		out[i] = x - mx - math.Log(s)
-	}
-	return out
-}
-
-func softmax(v []float64) []float64 {
-	out := logSoftmax(v)
-	for i := range out {
-		out[i] = math.Exp(out[i])
-	}
-	return out
+	return prob.Softmax(logp)
 }

@@ -10,6 +10,7 @@ import (
 	"docsuite/pkg/cvimg"
 	"docsuite/pkg/geom"
 	"docsuite/pkg/ppocr"
+	"docsuite/pkg/prob"
 )
 
 // The text-line reading of the orientation. PP-OCR's detector finds the
@@ -176,7 +177,7 @@ func readText(ctx context.Context, e *ppocr.Engine, img image.Image, boxes []ppo
 	for i := range candidates {
 		logits[i] = score[i]/textTemperature + directionWeight*upright[i]
 	}
-	for i, q := range softmax(logits) {
+	for i, q := range prob.Softmax(logits) {
 		p[compose(base, candidates[i])] = q
 	}
 	return textReading{P: p, Chars: chars[best]}, true, nil

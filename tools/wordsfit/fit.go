@@ -6,6 +6,7 @@ import (
 
 	"docsuite/pkg/classify"
 	"docsuite/pkg/doctypes"
+	"docsuite/pkg/prob"
 )
 
 // floors are the picture floors tried; the fit keeps the one with the
@@ -97,7 +98,7 @@ func softmax(f [][nWeights]float64, w [nWeights]float64) []float64 {
 			z[i] += w[k] * f[i][k]
 		}
 	}
-	return classify.Softmax(z)
+	return prob.Softmax(z)
 }
 
 // report prints the type accuracy of the picture alone and with the words,

@@ -229,23 +229,7 @@ func crop(img *image.RGBA, d image.Point) *image.RGBA {
 
 // docBox is the document's bounding box in scene pixels.
 func docBox(q geom.Quad, bounds image.Rectangle) image.Rectangle {
-	return fracBox(q, [4]float64{0, 0, 1, 1}).Intersect(bounds)
-}
-
-// fracBox maps a box given as fractions of the upright document (x0, y0,
-// x1, y1) onto the scene through the document's quad (bilinear) and
-// returns its bounding box.
-func fracBox(q geom.Quad, f [4]float64) image.Rectangle {
-	at := func(u, v float64) geom.Point {
-		top := geom.Point{X: q[0].X + (q[1].X-q[0].X)*u, Y: q[0].Y + (q[1].Y-q[0].Y)*u}
-		bot := geom.Point{X: q[2].X + (q[3].X-q[2].X)*u, Y: q[2].Y + (q[3].Y-q[2].Y)*u}
-		return geom.Point{X: top.X + (bot.X-top.X)*v, Y: top.Y + (bot.Y-top.Y)*v}
-	}
-	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for _, p := range []geom.Point{at(f[0], f[1]), at(f[2], f[1]), at(f[0], f[3]), at(f[2], f[3])} {
-		x0, y0, x1, y1 = math.Min(x0, p.X), math.Min(y0, p.Y), math.Max(x1, p.X), math.Max(y1, p.Y)
-	}
-	return image.Rect(int(x0), int(y0), int(math.Ceil(x1)), int(math.Ceil(y1)))
+	return q.FracBounds([4]float64{0, 0, 1, 1}).Intersect(bounds)
 }
 
 // copyMove copies the most textured of a few square regions of the
@@ -314,7 +298,7 @@ func (m *Maker) pasteField(img *image.RGBA, d synth.SceneDoc, r *synth.Rand, i i
 	}
 	sort.Strings(names)
 	name := synth.Pick(r, names)
-	dst := fracBox(d.Quad, d.Boxes[name])
+	dst := d.Quad.FracBounds(d.Boxes[name])
 	if grow := 48 - dst.Dy(); grow > 0 {
 		dst.Min.Y -= grow / 2
 		dst.Max.Y += grow - grow/2
@@ -341,7 +325,7 @@ func (m *Maker) pasteField(img *image.RGBA, d synth.SceneDoc, r *synth.Rand, i i
 	W, H := float64(donor.Img.Rect.Dx()), float64(donor.Img.Rect.Dy())
 	// the donor's field, with as much margin as the host's box has
 	sr := image.Rect(int(fb[0]*W), int(fb[1]*H), int(math.Ceil(fb[2]*W)), int(math.Ceil(fb[3]*H)))
-	hb := fracBox(d.Quad, d.Boxes[name])
+	hb := d.Quad.FracBounds(d.Boxes[name])
 	if hb.Dy() > 0 && dst.Dy() > hb.Dy() {
 		extra := int(float64(sr.Dy()) * float64(dst.Dy()-hb.Dy()) / float64(hb.Dy()) / 2)
 		sr = sr.Inset(-extra)
@@ -364,7 +348,7 @@ func (m *Maker) replacePhoto(img *image.RGBA, d synth.SceneDoc, r *synth.Rand, i
 	if !ok {
 		return image.Rectangle{}, nil
 	}
-	dst := fracBox(d.Quad, f).Intersect(docBox(d.Quad, img.Rect))
+	dst := d.Quad.FracBounds(f).Intersect(docBox(d.Quad, img.Rect))
 	donor, err := m.gen.RenderType(d.Type, uint64(i)+104729, i+2)
 	if err != nil {
 		return image.Rectangle{}, err
