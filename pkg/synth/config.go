@@ -50,6 +50,12 @@ type Config struct {
 	// documents lie apart, overlapping a little at most). For the
 	// cropper's training scenes; classifier crops keep documents apart.
 	StackProb float64
+	// CoverProb is the chance that a photographed scene's second and
+	// later documents are closed booklets (a passport's, a labour book's
+	// or a certificate's cover, of the class other) rather than of a
+	// drawn type (default 0: none). Real photos show covers beside the
+	// open documents; for the cropper's training scenes.
+	CoverProb float64
 	// PhotoBackgroundProb is the share of scenes on photographs when any
 	// were found (default 0.35); the rest are procedural.
 	PhotoBackgroundProb float64

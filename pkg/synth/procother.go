@@ -24,8 +24,8 @@ type otherShape struct {
 	weight    float64
 }
 
-// otherShapes spans pages, cards, receipts, booklet pages and screens;
-// pages and cards come in both orientations.
+// otherShapes spans pages, cards, receipts, booklet pages, closed
+// booklets' covers and screens; pages and cards come in both orientations.
 var otherShapes = []otherShape{
 	{"page", [2]float64{200, 220}, [2]float64{270, 300}, 0, true, 3},
 	{"half_page", [2]float64{140, 160}, [2]float64{200, 215}, 0, true, 1.5},
@@ -36,6 +36,7 @@ var otherShapes = []otherShape{
 	{"booklet", [2]float64{120, 128}, [2]float64{85, 92}, 1, false, 1},
 	{"square", [2]float64{95, 150}, [2]float64{95, 150}, 0, true, 0.7},
 	{"screen", [2]float64{65, 75}, [2]float64{135, 160}, 4, false, 0.8},
+	{"cover", [2]float64{86, 104}, [2]float64{122, 145}, 3, false, 0.9}, // last: see ProceduralCover
 }
 
 // otherScripts pairs a filler language with the font drawing its script.
@@ -114,6 +115,10 @@ func ProceduralOther(r *Rand) *Template {
 	L := &otherLayout{r: r, t: t, w: w, h: h, x0: m, x1: w - m, y: m, yEnd: h - m,
 		k: clamp(math.Min(w, h)/148, 0.62, 1.25) * r.Range(0.8, 1.2), lang: sc.lang, font: sc.font, bold: sc.bold,
 		ink: Pick(r, otherInks), accent: randomAccent(r)}
+	if sh.name == "cover" {
+		L.cover()
+		return t
+	}
 	L.paper(sh)
 	if sh.name == "screen" {
 		L.screenFrame()

@@ -77,6 +77,12 @@ func (g *Generator) build(r *Rand, i int, scan bool, W, H int) (*Scene, error) {
 	types := g.pickTypes(i, r, n)
 	docs := make([]*Doc, 0, n)
 	for j, t := range types {
+		if j > 0 && !scan && g.cfg.CoverProb > 0 && r.Child(uint64(8000+j)).Bool(g.cfg.CoverProb) {
+			// Drawn from streams of their own: scenes made without covers
+			// stay exactly as they were.
+			docs = append(docs, g.coverDoc(r.Child(uint64(8100+j)), p))
+			continue
+		}
 		if t == doctypes.NotDocument {
 			docs = append(docs, g.notDocument(r.Child(uint64(100+j)), p))
 			continue

@@ -51,6 +51,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.Float64Var(&o.cfg.ScanProb, "scan", 0.15, "share of flat scanner-style scenes (negative: none)")
 	fs.Float64Var(&o.cfg.PhotoBackgroundProb, "photo-bg", 0.35, "share of scenes on Debian wallpaper photographs")
 	fs.Float64Var(&o.cfg.StackProb, "stack", 0, "share of photographed scenes of several documents laid as a stack, each on top of one before")
+	fs.Float64Var(&o.cfg.CoverProb, "cover", 0, "chance that a photographed scene's second and later documents are closed booklet covers (class other)")
 	fs.BoolVar(&o.crops, "crops", false, "write tightly cropped documents with labels instead of scenes")
 	fs.IntVar(&o.cropSize, "crop-size", 384, "longer side of crops in pixels")
 	fs.Float64Var(&o.cropJitter, "crop-jitter", 0.01, "corner error of crops as a fraction of the document size")
