@@ -74,24 +74,28 @@ fi
 
 # cropnet, the neural cropper's segmentation network: whole factory scenes
 # (448 px, shrunk to 256 by the script), at most CROP_MINUTES. Progress is
-# saved in $data/cropnet.ckpt: a run that was stopped resumes there (delete
-# the file to train from the start).
+# saved in $data/cropnet-<recipe>.ckpt: a run that was stopped resumes there
+# (delete the file to train from the start); a changed recipe (scene flags,
+# loss weights) starts a checkpoint of its own, as it makes its scenes anew.
 crop_minutes="${CROP_MINUTES:-55}"
 make_scenes() { # name scenes seed [flags]
 	local name=$1 n=$2 seed=$3
 	shift 3
-	if [[ -f "$data/$name/.done-$n-$seed" ]]; then
+	local tag
+	tag=$(printf '%s ' "$n" "$seed" "$@" | sha256sum | cut -c1-12)
+	if [[ -f "$data/$name/.done-$tag" ]]; then
 		echo "synth: $data/$name already made"
 		return
 	fi
 	rm -rf "${data:?}/$name"
 	nice bin/synth -out "$data/$name" -n "$n" -seed "$seed" -size 448 "$@"
-	touch "$data/$name/.done-$n-$seed"
+	touch "$data/$name/.done-$tag"
 }
 make_scenes crop-train 4000 4401
 make_scenes crop-train2 3000 4402 -min-docs 2
 make_scenes crop-val 200 4403
+recipe=$( (ls "$data"/crop-*/.done-*; echo "cropnet") | sha256sum | cut -c1-12)
 nice /usr/bin/python3 scripts/train_cropnet.py --train "$data/crop-train" --train "$data/crop-train2" --val "$data/crop-val" \
 	--out models --steps 40000 --batch 12 --crop 192 --threads "${CROP_THREADS:-$threads}" --max-minutes "$crop_minutes" \
-	--checkpoint "$data/cropnet.ckpt" \
+	--checkpoint "$data/cropnet-$recipe.ckpt" \
 	--data-note "tools/synth -size 448: train 4000 scenes (seed 4401) + 3000 scenes with 2..4 documents (seed 4402, -min-docs 2), val 200 (seed 4403)"

@@ -52,17 +52,21 @@ def parse_args():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--widths", default="16,32,64,128,192",
                    help="encoder widths at strides 2..32 (train_cropnet_model.CropNet)")
+    p.add_argument("--contact-weight", type=float, default=0.0,
+                   help="weigh the outline's loss 1 + this where it parts two documents (overlapping or touching)")
     p.add_argument("--checkpoint", default="", help="save progress here every 500 steps; resume from it if present")
     p.add_argument("--data-note", default="", help="how the scenes were made, for the manifest")
     return p.parse_args()
 
 
-def loss_fn(logits, y):
-    """BCE on both maps (the thin outline weighted up) plus a soft Dice on
-    the outline, which keeps it from vanishing on large pages."""
+def loss_fn(logits, y, contact_weight=0.0):
+    """BCE on both maps (the thin outline weighted up, and where it parts
+    two documents 1 + contact_weight times more) plus a soft Dice on the
+    outline, which keeps it from vanishing on large pages."""
     li = F.binary_cross_entropy_with_logits(logits[:, 0], y[:, 0])
     pw = torch.tensor(4.0)
-    lb = F.binary_cross_entropy_with_logits(logits[:, 1], y[:, 1], pos_weight=pw)
+    wb = 1 + contact_weight * y[:, 2] if contact_weight else None
+    lb = F.binary_cross_entropy_with_logits(logits[:, 1], y[:, 1], weight=wb, pos_weight=pw)
     pb = torch.sigmoid(logits[:, 1])
     inter = (pb * y[:, 1]).sum(dim=(1, 2))
     dice = 1 - (2 * inter + 1) / (pb.sum(dim=(1, 2)) + y[:, 1].sum(dim=(1, 2)) + 1)
@@ -70,10 +74,11 @@ def loss_fn(logits, y):
 
 
 def evaluate(net, scenes, batch=16):
-    """Pixel IoU of the interior map and F1 of the outline map at 0.5."""
+    """Pixel IoU of the interior map, F1 of the outline map and recall of
+    the outline where it parts two documents, at 0.5."""
     net.eval()
     rng = np.random.default_rng(0)
-    ti = ui = tb = pb = gb = 0.0
+    ti = ui = tb = pb = gb = tc = gc = 0.0
     with torch.no_grad():
         for s in range(0, len(scenes), batch):
             x, y = data.batch(scenes, range(s, min(s + batch, len(scenes))), rng, augment=False)
@@ -84,8 +89,11 @@ def evaluate(net, scenes, batch=16):
             tb += np.logical_and(p[:, 1], y[:, 1]).sum()
             pb += p[:, 1].sum()
             gb += y[:, 1].sum()
+            tc += np.logical_and(p[:, 1], y[:, 2]).sum()
+            gc += y[:, 2].sum()
     net.train()
-    return {"interior_iou": float(ti / max(ui, 1)), "boundary_f1": float(2 * tb / max(pb + gb, 1))}
+    return {"interior_iou": float(ti / max(ui, 1)), "boundary_f1": float(2 * tb / max(pb + gb, 1)),
+            "contact_recall": float(tc / max(gc, 1))}
 
 
 def save_checkpoint(path, net, opt, step, elapsed, rng):
@@ -121,7 +129,7 @@ def train(net, scenes, val, args, log):
         idx = rng.integers(0, len(scenes), size=args.batch)
         x, y = data.batch(scenes, idx, rng, crop=args.crop)
         x = torch.from_numpy(x).contiguous(memory_format=torch.channels_last)
-        loss = loss_fn(net.logits(x), torch.from_numpy(y))
+        loss = loss_fn(net.logits(x), torch.from_numpy(y), args.contact_weight)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -205,7 +213,7 @@ def main():
         "heads": [{"output": "masks", "classes": ["interior", "boundary"], "temperature": 1}],
         "training": {
             "seed": args.seed, "script": "scripts/train_cropnet.py", "steps": steps, "batch": args.batch, "crop": args.crop,
-            "lr": args.lr, "threads": args.threads, "train_scenes": len(scenes), "train_documents": docs,
+            "lr": args.lr, "contact_weight": args.contact_weight, "threads": args.threads, "train_scenes": len(scenes), "train_documents": docs,
             "val_scenes": len(val), "parameters": int(params), "widths": list(widths), "boundary_width_px": data.BOUNDARY_WIDTH,
             "train_seconds": round(train_s), "torch": torch.__version__, "data": args.data_note,
         },

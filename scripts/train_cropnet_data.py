@@ -41,8 +41,10 @@ def load_scenes(folder):
 
 
 def masks_for(quads, w, h):
-    """Interior (union of the documents) and boundary (each outline where
-    no later, upper document covers it) masks of w x h, as uint8 0/1."""
+    """Interior (union of the documents), boundary (each outline where no
+    later, upper document covers it) and contact (the boundary where two
+    documents meet: an upper one's edge lying on a lower one, or two edges
+    touching) masks of w x h, as uint8 0/1."""
     interior = np.zeros((h, w), np.uint8)
     boundary = np.zeros((h, w), np.uint8)
     fills, lines = [], []
@@ -59,7 +61,13 @@ def masks_for(quads, w, h):
         boundary |= lines[i] & (1 - above)
         above |= fills[i]
     interior = above
-    return interior, boundary
+    # Pixels of two or more documents (their areas or outline bands): an
+    # outline there parts documents rather than a document from the table.
+    count = np.zeros((h, w), np.uint8)
+    for f, ln in zip(fills, lines):
+        count += f | ln
+    contact = boundary & (count >= 2)
+    return interior, boundary, contact
 
 
 def letterbox(img, quads, rng, zoom_prob):
@@ -84,12 +92,11 @@ def letterbox(img, quads, rng, zoom_prob):
     # Documents the crop removed entirely contribute nothing; partly cut ones
     # are clipped by the mask raster itself (their outline beyond the frame
     # is drawn outside the image and dropped).
-    interior, boundary = masks_for(quads, SIZE, SIZE)
-    interior[nh:, :] = 0
-    interior[:, nw:] = 0
-    boundary[nh:, :] = 0
-    boundary[:, nw:] = 0
-    return canvas, interior, boundary
+    interior, boundary, contact = masks_for(quads, SIZE, SIZE)
+    for m in (interior, boundary, contact):
+        m[nh:, :] = 0
+        m[:, nw:] = 0
+    return canvas, interior, boundary, contact
 
 
 def dihedral(a, k):
@@ -111,17 +118,18 @@ def photometric(canvas, rng):
 
 def sample(scene, rng, zoom_prob=0.25, augment=True):
     """One training pair: input float32 3xSxS normalised, target float32
-    2xSxS (interior, boundary)."""
+    3xSxS (interior, boundary, and contact: where the boundary parts two
+    documents, for the loss's weights)."""
     img, quads = scene
-    canvas, interior, boundary = letterbox(img, quads, rng, zoom_prob if augment else 0)
+    canvas, interior, boundary, contact = letterbox(img, quads, rng, zoom_prob if augment else 0)
     x = canvas.astype(np.float32)
     if augment:
         k = int(rng.integers(0, 8))
         x = dihedral(x, k)
-        interior, boundary = dihedral(interior, k), dihedral(boundary, k)
+        interior, boundary, contact = dihedral(interior, k), dihedral(boundary, k), dihedral(contact, k)
         x = photometric(x, rng)
     x = (x / 255.0 - np.array(MEAN, np.float32)) / np.array(STD, np.float32)
-    y = np.stack([interior, boundary]).astype(np.float32)
+    y = np.stack([interior, boundary, contact]).astype(np.float32)
     return np.ascontiguousarray(x.transpose(2, 0, 1), np.float32), np.ascontiguousarray(y)
 
 
