@@ -67,7 +67,8 @@ func rotPts(cx, cy, a float64, pts [][2]float64) [][2]float64 {
 }
 
 // drawClutter puts pens, coins and a phone on the table, away from the
-// documents' centres.
+// documents' centres. The phone shows its screen, lit or dark: a bare
+// black slab looks like a closed booklet's cover to the cropper.
 func drawClutter(p *painter, img *image.RGBA, r *Rand, docs []placed) {
 	W, H := float64(img.Rect.Dx()), float64(img.Rect.Dy())
 	n := r.IntRange(1, 3)
@@ -84,10 +85,20 @@ func drawClutter(p *painter, img *image.RGBA, r *Rand, docs []placed) {
 			p.fillPoly(img, ellipsePts(cx+3, cy+4, rad, rad, 40), color.RGBA{0, 0, 0, 70})
 			p.fillPoly(img, ellipsePts(cx, cy, rad, rad, 40), Pick(r, []color.RGBA{{190, 160, 90, 255}, {180, 180, 175, 255}}))
 			p.strokePath(img, closeRing(ellipsePts(cx, cy, rad*0.85, rad*0.85, 40)), 2, color.RGBA{120, 110, 80, 200})
-		default: // phone
+		default: // phone, face up: a body, its screen (lit or dark and glossy) and a camera
 			w, h := 0.09*math.Max(W, H), 0.18*math.Max(W, H)
-			pts := rotRect(cx, cy, w, h, r.Range(-1, 1))
-			p.fillPoly(img, pts, color.RGBA{20, 20, 24, 255})
+			a := r.Range(-1, 1)
+			p.fillPoly(img, rotRect(cx, cy, w, h, a), color.RGBA{20, 20, 24, 255})
+			screen := rotRect(cx, cy, w*0.88, h*0.84, a)
+			if r.Bool(0.6) {
+				p.fillPoly(img, screen, hsl(r.Range(0, 360), r.Range(0.2, 0.7), r.Range(0.3, 0.6), 255))
+			} else {
+				p.fillPoly(img, screen, color.RGBA{32, 34, 40, 255})
+				p.fillPoly(img, rotRect(cx-w*0.15, cy, w*0.18, h*0.8, a+0.35), color.RGBA{255, 255, 255, 28})
+			}
+			s, c := math.Sincos(a)
+			dy := -h * 0.46
+			p.fillPoly(img, ellipsePts(cx-dy*s, cy+dy*c, w*0.04, w*0.04, 12), color.RGBA{70, 74, 84, 255})
 		}
 	}
 }
