@@ -39,7 +39,7 @@ func segment(interior, boundary []float32, size, w, h int, o NeuralOptions) []re
 		if c.reject(o, page) == "" {
 			out = append(out, c.region)
 			found += c.area
-			inside = inside && (clearOfFrame(c.quad, w, h) || c.whole())
+			inside = inside && (clearOfFrame(c.quad, w, h) || c.seenWhole())
 		}
 	}
 	if covered >= o.PageFill && (found < o.PageSplit*covered*page || !inside) {
@@ -95,10 +95,10 @@ const (
 	wholeSupport = 0.95
 )
 
-// whole reports whether the network sees the candidate as one whole
+// seenWhole reports whether the network sees the candidate as one whole
 // document, outlined all round and filling its quadrilateral: such a
 // document touching the frame is a document, not a block of a scan.
-func (c netCandidate) whole() bool {
+func (c netCandidate) seenWhole() bool {
 	return c.fill >= wholeFill && c.outline >= wholeSupport && c.score >= outlinedScore
 }
 

@@ -20,6 +20,10 @@ func TestDistance(t *testing.T) {
 		{a: "PNRUS7LI8", b: "PNRUS7L8", want: 1},
 		{a: "KSENI8<", b: "<SENI<<", want: 2},
 		{a: "ABC", b: "", want: 3},
+		{a: "4509 123456", b: "4509 123456", want: 0},
+		{a: "01.02.1990", b: "01.02.1991", want: 1},
+		{a: "01.02.1990", b: "11.12.1981", want: 4},
+		{a: "ИВАНОВ", b: "ПЕТРОВ", want: 4},
 	}
 	for _, tc := range cases {
 		got := Distance([]rune(tc.a), []rune(tc.b), tc.limit)

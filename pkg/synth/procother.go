@@ -36,8 +36,11 @@ var otherShapes = []otherShape{
 	{"booklet", [2]float64{120, 128}, [2]float64{85, 92}, 1, false, 1},
 	{"square", [2]float64{95, 150}, [2]float64{95, 150}, 0, true, 0.7},
 	{"screen", [2]float64{65, 75}, [2]float64{135, 160}, 4, false, 0.8},
-	{"cover", [2]float64{86, 104}, [2]float64{122, 145}, 3, false, 0.9}, // last: see ProceduralCover
+	coverShape,
 }
+
+// coverShape is a closed booklet's cover (see ProceduralCover).
+var coverShape = otherShape{"cover", [2]float64{86, 104}, [2]float64{122, 145}, 3, false, 0.9}
 
 // otherScripts pairs a filler language with the font drawing its script.
 var otherScripts = []struct{ lang, font, bold string }{

@@ -32,7 +32,7 @@ var coverTitles = []string{
 // ProceduralCover builds the template of a closed booklet's cover (see
 // otherLayout.cover), typed other.
 func ProceduralCover(r *Rand) *Template {
-	sh := otherShapes[len(otherShapes)-1]
+	sh := coverShape
 	w, h := r.Range(sh.w[0], sh.w[1]), r.Range(sh.h[0], sh.h[1])
 	t := &Template{Type: doctypes.Other, SizeMM: [2]float64{w, h}, CornerMM: sh.corner, Locale: "ru", Values: map[string]string{}}
 	L := &otherLayout{r: r, t: t, w: w, h: h}

@@ -26,6 +26,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"docsuite/pkg/editdist"
 	"docsuite/pkg/extract"
 	"docsuite/pkg/mrz"
 )
@@ -132,7 +133,7 @@ func (c *Checker) Check(ctx context.Context, img image.Image, docType string) ([
 		if !ok || f.Text == "" {
 			continue
 		}
-		diff := distance(strings.ReplaceAll(z, " ", ""), strings.ReplaceAll(f.Text, " ", ""))
+		diff := editdist.Strings(strings.ReplaceAll(z, " ", ""), strings.ReplaceAll(f.Text, " ", ""))
 		if diff < 2 { // one character is within the visual reading's errors
 			continue
 		}
@@ -156,26 +157,4 @@ func paintOver(img image.Image, rects []image.Rectangle) image.Image {
 		draw.Draw(out, r, &image.Uniform{C: fill}, image.Point{}, draw.Src)
 	}
 	return out
-}
-
-// distance is the Levenshtein distance between a and b in characters.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

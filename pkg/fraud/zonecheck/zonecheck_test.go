@@ -26,25 +26,6 @@ import (
 // realdata holds real photos and scans (evaluation only), when present.
 const realdata = "../../../../shared/realdata"
 
-func TestDistance(t *testing.T) {
-	cases := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0},
-		{"4509 123456", "4509 123456", 0},
-		{"01.02.1990", "01.02.1991", 1},
-		{"01.02.1990", "11.12.1981", 4},
-		{"ИВАНОВ", "ПЕТРОВ", 4},
-		{"abc", "", 3},
-	}
-	for _, c := range cases {
-		if got := distance(c.a, c.b); got != c.want {
-			t.Errorf("distance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
-		}
-	}
-}
-
 func TestPaintOver(t *testing.T) {
 	img := image.NewRGBA(image.Rect(0, 0, 60, 40))
 	for y := 0; y < 40; y++ {
