@@ -80,9 +80,12 @@ synth: deps
 ## fresh synthetic test set (seed 90210) and the real data:
 ## docs/accuracy-cropper.md; then the service on that synthetic set:
 ## docs/accuracy-synthetic.md.
+# FACTORY tags the synthetic test set with the factory's sources: a
+# changed factory makes it again.
+eval: FACTORY = $(shell git ls-files -z pkg/synth tools/synth | xargs -0 cat | sha256sum | cut -c1-12)
 eval: build
 	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -real ../shared/realdata -out docs/accuracy.md'
-	test -f $(CACHE)/crop-test/.done-200-90210 || { rm -rf $(CACHE)/crop-test && nice go run ./tools/synth -out $(CACHE)/crop-test -n 200 -seed 90210 && touch $(CACHE)/crop-test/.done-200-90210; }
+	test -f $(CACHE)/crop-test/.done-200-90210-$(FACTORY) || { rm -rf $(CACHE)/crop-test && nice go run ./tools/synth -out $(CACHE)/crop-test -n 200 -seed 90210 && touch $(CACHE)/crop-test/.done-200-90210-$(FACTORY); }
 	nice go run ./tools/eval -crop -synth $(CACHE)/crop-test -real ../shared/realdata -out docs/accuracy-cropper.md
 	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -synth $(CACHE)/crop-test -out docs/accuracy-synthetic.md'
 

@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import train_docnet_data as data  # noqa: E402
 from model_manifest import sha256, write_manifest  # noqa: E402
 import train_docnet_eval as ev  # noqa: E402
-from train_docnet_model import DocNet  # noqa: E402
+from train_docnet_model import DocNet, Ensemble  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MEAN = (0.5, 0.5, 0.5)
@@ -66,6 +66,9 @@ def parse_args():
     p.add_argument("--max-minutes", type=float, default=45.0, help="stop training early past this")
     p.add_argument("--widths", default="24,48,96,160,256")
     p.add_argument("--extra", type=int, default=1)
+    p.add_argument("--members", type=int, default=1,
+                   help="train this many networks (seeds --seed, --seed+1, ...) and export their mean as one model; "
+                        "--max-minutes is shared between them")
     p.add_argument("--data-note", default="", help="how the crops were made, for the manifest")
     p.add_argument("--oversample", action="append", default=[], metavar="CLASS=K",
                    help="repeat the training crops of CLASS K times (e.g. other=2: real uploads hold many "
@@ -90,10 +93,10 @@ def predict(net, x_uint8, batch=256):
     return np.concatenate(t), np.concatenate(o)
 
 
-def train(net, x, y, classes, args, log):
+def train(net, x, y, classes, args, seed, minutes, log):
     special = torch.tensor([c in ev.SPECIAL for c in classes])
-    gen = torch.Generator().manual_seed(args.seed)
-    rng = np.random.default_rng(args.seed)
+    gen = torch.Generator().manual_seed(seed)
+    rng = np.random.default_rng(seed)
     steps_per_epoch = len(x) // args.batch
     total = steps_per_epoch * args.epochs
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
@@ -124,8 +127,8 @@ def train(net, x, y, classes, args, log):
             acc_t += int((lt.argmax(1) == yb).sum())
             acc_o += int((lo.argmax(1)[keep] == codes[keep]).sum())
             n += len(idx)
-            if (time.time() - t0) / 60 > args.max_minutes:
-                log(f"time budget of {args.max_minutes} min reached at step {step}/{total}: stopping")
+            if (time.time() - t0) / 60 > minutes:
+                log(f"time budget of {minutes:.1f} min reached at step {step}/{total}: stopping")
                 return epoch + 1, step
         log(f"epoch {epoch + 1}/{args.epochs}: loss type {run_t / steps_per_epoch:.3f} orient "
             f"{run_o / steps_per_epoch:.3f}, train acc type {acc_t / n:.3f} orient {acc_o / max(n, 1):.3f}, "
@@ -198,12 +201,24 @@ def main():
         f"val {len(x_va)}, test {len(x_te)}; loaded in {time.time() - t_start:.0f}s")
 
     widths = tuple(int(w) for w in args.widths.split(","))
-    net = DocNet(len(classes), args.size, widths=widths, extra=args.extra).to(memory_format=torch.channels_last)
-    params = sum(p.numel() for p in net.parameters())
-    log(f"docnet {widths} extra={args.extra}: {params} parameters, input {args.size}x{args.size}")
+    members, epochs_done, steps = [], [], []
     t_train = time.time()
-    epochs_done, steps = train(net, x_tr, y_tr, classes, args, log)
+    for m in range(args.members):
+        seed = args.seed + m
+        torch.manual_seed(seed)
+        net = DocNet(len(classes), args.size, widths=widths, extra=args.extra).to(memory_format=torch.channels_last)
+        params = sum(p.numel() for p in net.parameters())
+        log(f"docnet {widths} extra={args.extra}: {params} parameters, input {args.size}x{args.size}; "
+            f"member {m + 1} of {args.members}, seed {seed}")
+        e, s = train(net, x_tr, y_tr, classes, args, seed, args.max_minutes / args.members, log)
+        members.append(net)
+        epochs_done.append(e)
+        steps.append(s)
     train_s = time.time() - t_train
+    net = members[0] if args.members == 1 else Ensemble(members)
+    params = sum(p.numel() for p in net.parameters())
+    if args.members == 1:
+        epochs_done, steps = epochs_done[0], steps[0]
 
     # Calibration on the validation split (crops as they lie).
     special = np.array([classes[i] in ev.SPECIAL for i in y_va])
@@ -257,7 +272,7 @@ def main():
             "seed": args.seed, "script": "scripts/train_docnet.py", "epochs": epochs_done, "steps": steps,
             "batch": args.batch, "lr": args.lr, "threads": args.threads, "train_crops": int(len(x_tr)),
             "val_crops": int(len(x_va)), "test_crops": int(len(x_te)), "parameters": int(params),
-            "widths": list(widths), "extra": args.extra, "train_seconds": round(train_s),
+            "widths": list(widths), "extra": args.extra, "members": args.members, "train_seconds": round(train_s),
             "torch": torch.__version__, "data": args.data_note, "oversample": args.oversample,
         },
         "metrics": {

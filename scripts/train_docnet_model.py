@@ -58,3 +58,20 @@ class Normalised(nn.Module):
 
     def forward(self, x):
         return self.net((x - self.mean) / self.std)
+
+
+class Ensemble(nn.Module):
+    """Several DocNets trained alike from different seeds, exported as one
+    graph: each head's logits are the members' mean. One draw of a training
+    run moves a dozen real answers either way; the mean of a few is steadier
+    and no less calibrated (the temperatures are fitted on the mean)."""
+
+    def __init__(self, members):
+        super().__init__()
+        self.members = nn.ModuleList(members)
+
+    def forward(self, x):
+        outs = [m(x) for m in self.members]
+        t = torch.stack([o[0] for o in outs]).mean(dim=0)
+        o = torch.stack([o[1] for o in outs]).mean(dim=0)
+        return t, o

@@ -178,7 +178,10 @@ type WordScore struct {
 	// that its fields print as values and no template prints (each once).
 	Values map[string]float64
 	// Read counts the words read (minWordLen letters or more), Unknown
-	// those of them that no template prints and no field holds.
+	// those of them that no template prints and no field holds. A common
+	// first name or a patronymic the factory does not print is not unknown:
+	// it is a holder's name, which documents outside the catalogue seldom
+	// print (see nameLike).
 	Read, Unknown int
 }
 
@@ -203,7 +206,9 @@ func (tw *TypeWords) Score(read []string) WordScore {
 			known = tw.values.match(w)
 		}
 		if known == "" {
-			s.Unknown++
+			if !nameLike(w) {
+				s.Unknown++
+			}
 			continue
 		}
 		if seen[known] {
@@ -224,6 +229,16 @@ func (tw *TypeWords) Score(read []string) WordScore {
 func (tw *TypeWords) Known(read string) bool {
 	w := Fold(read)
 	return len([]rune(w)) >= minWordLen && tw.words.match(w) != ""
+}
+
+// Familiar reports whether a read word is (within Score's tolerance) a
+// word some template prints or some field holds as a value (a name, a
+// town, an office), or, read exactly, a common first name or a word that
+// ends like a patronymic. Gibberish read off a crop turned the wrong way
+// is none of these.
+func (tw *TypeWords) Familiar(read string) bool {
+	w := Fold(read)
+	return len([]rune(w)) >= minWordLen && (nameLike(w) || tw.words.match(w) != "" || tw.values.match(w) != "")
 }
 
 // match returns the known word w is read as, or "".

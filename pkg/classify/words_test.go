@@ -256,6 +256,53 @@ func TestKnown(t *testing.T) {
 	}
 }
 
+// TestScoreNamesAreNotUnknown reads a real passport page's values: a
+// first name and a patronymic the factory does not print are not unknown
+// words (which speak for `other`), a surname and a town it does not know
+// are.
+func TestScoreNamesAreNotUnknown(t *testing.T) {
+	tw, err := LoadTypeWords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tw.Score([]string{"ЛЕОНИД", "БОРИСОВИЧ", "КОРОКОВ", "ДЗЕРЖИНСК"})
+	if s.Read != 4 || s.Unknown != 2 {
+		t.Errorf("read %d, unknown %d; want 4 and 2", s.Read, s.Unknown)
+	}
+}
+
+// TestFamiliar checks the words that tell a crop was read the right way
+// up: a template's words, the factory's values, and real holders' first
+// names and patronymics, which the factory does not print; the same lines
+// read upside down or mirrored are not familiar.
+func TestFamiliar(t *testing.T) {
+	tw, err := LoadTypeWords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		word string
+		want bool
+	}{
+		{"СВИДЕТЕЛЬСТВО", true}, // a title
+		{"Москва", true},        // a value the factory prints
+		{"ЛЕОНИД", true},        // a first name the factory does not print
+		{"Семён", true},         // Ё folds to Е
+		{"БОРИСОВИЧ", true},     // a patronymic the factory does not print
+		{"Ильинична", true},
+		{"РОБМСОВМЯ", false}, // БОРИСОВИЧ read off a page flipped top to bottom
+		{"UEOHN", false},     // ЛЕОНИД so flipped
+		{"KObOKOB", false},
+		{"ЛОВИЧ", false}, // too short to end like a patronymic
+		{"ЛЕВ", true},
+		{"ИЗ", false},
+	} {
+		if got := tw.Familiar(c.word); got != c.want {
+			t.Errorf("Familiar(%q) = %v, want %v", c.word, got, c.want)
+		}
+	}
+}
+
 // TestScoreValues reads what the values of a Russian passport's fields
 // look like: a name, a patronymic, a town and the issuing office are no
 // template's words, but they are not unknown words either; they speak for

@@ -38,7 +38,10 @@ const (
 // reads lines with PP-OCR, whose alphabet has no Cyrillic, so on a Russian
 // document docnet's layout reading often decides, and a crop turned the
 // wrong way reads as gibberish. When fewer than minKnown of the words read
-// at the chosen orientation are words some template prints, the checkLines
+// at the chosen orientation are familiar (words some template prints, or
+// names, towns and offices the fields hold: on a photographed page the
+// captions are often too small to read and the values are all there is),
+// the checkLines
 // tallest lines are read at the three other orientations that keep the
 // lines level (half a turn, mirrored, both), and the one reading the most
 // known words is taken when it reads knownLead more than the chosen one.
@@ -90,12 +93,12 @@ func (z *zoneReader) uprightWords(ctx context.Context, img image.Image, boxes []
 	return flatten(lines), best, err
 }
 
-// known counts the words of lines that some template prints.
+// known counts the familiar words of lines (classify.TypeWords.Familiar).
 func (z *zoneReader) known(lines [][]string) int {
 	n := 0
 	for _, l := range lines {
 		for _, w := range l {
-			if z.words.Known(w) {
+			if z.words.Familiar(w) {
 				n++
 			}
 		}

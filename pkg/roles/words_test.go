@@ -58,6 +58,27 @@ func TestWordsSettleRealDocuments(t *testing.T) {
 	}
 }
 
+// TestWordsTurnPhotographedPageUpright reads a real photograph of a
+// Russian passport's photo page whose captions are too small to read and
+// whose text lines and layout point to it flipped top to bottom: the
+// holder's name and patronymic read right only upright, so the words turn
+// it back.
+func TestWordsTurnPhotographedPageUpright(t *testing.T) {
+	skipWithoutRealdata(t)
+	zr := openTestZoneReader(t, testModels(true))
+	if zr.tess == nil {
+		t.Fatal("Tesseract did not load: the printed words are not read")
+	}
+	img := realPage(t, "Exemtik-passport-detector/data__original__passport_min.png")
+	ev, rot, _, err := zr.Read(context.Background(), img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rot != 0 {
+		t.Errorf("rotation %d, want 0 (words read: %q)", rot, ev.Words)
+	}
+}
+
 // TestPrintedWordsOff checks PRINTED_WORDS=false: the zone reader still
 // loads and reads text lines, but reads no printed words, so the picture
 // and the zone decide as before the words were read.
