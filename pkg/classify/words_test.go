@@ -234,24 +234,41 @@ func argmaxOf(p []float64) int {
 	return b
 }
 
-func TestKnown(t *testing.T) {
+// TestKnownAndFamiliar checks which read words are a template's words
+// (Known) and which tell a crop was read the right way up (Familiar): a
+// template's words, the factory's values, and real holders' first names
+// and patronymics, which the factory does not print; the same lines read
+// upside down or mirrored are neither.
+func TestKnownAndFamiliar(t *testing.T) {
 	tw, err := LoadTypeWords()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		word string
-		want bool
+		word            string
+		known, familiar bool
 	}{
-		{"СВИДЕТЕЛЬСТВО", true},
-		{"СВИЛЕТЕЛЬСТВО", true}, // one letter misread
-		{"Passport", true},
-		{"ОВТСЬЛЕТЕДИВС", false}, // the same letters read backwards, as a mirrored line gives them
-		{"KObOKOB", false},
-		{"ИЗ", false}, // too short to count
+		{"СВИДЕТЕЛЬСТВО", true, true}, // a title
+		{"СВИЛЕТЕЛЬСТВО", true, true}, // one letter misread
+		{"Passport", true, true},
+		{"ОВТСЬЛЕТЕДИВС", false, false}, // the same letters read backwards, as a mirrored line gives them
+		{"Москва", true, true},          // a value the factory prints (and the Moscow card's title)
+		{"ЛЕОНИД", false, true},         // a first name the factory does not print
+		{"Семён", false, true},          // Ё folds to Е
+		{"БОРИСОВИЧ", false, true},      // a patronymic the factory does not print
+		{"Ильинична", false, true},
+		{"РОБМСОВМЯ", false, false}, // БОРИСОВИЧ read off a page flipped top to bottom
+		{"UEOHN", false, false},     // ЛЕОНИД so flipped
+		{"KObOKOB", false, false},
+		{"ЛОВИЧ", false, false}, // too short to end like a patronymic
+		{"ЛЕВ", false, true},
+		{"ИЗ", false, false}, // too short to count
 	} {
-		if got := tw.Known(c.word); got != c.want {
-			t.Errorf("Known(%q) = %v, want %v", c.word, got, c.want)
+		if got := tw.Known(c.word); got != c.known {
+			t.Errorf("Known(%q) = %v, want %v", c.word, got, c.known)
+		}
+		if got := tw.Familiar(c.word); got != c.familiar {
+			t.Errorf("Familiar(%q) = %v, want %v", c.word, got, c.familiar)
 		}
 	}
 }
@@ -268,38 +285,6 @@ func TestScoreNamesAreNotUnknown(t *testing.T) {
 	s := tw.Score([]string{"ЛЕОНИД", "БОРИСОВИЧ", "КОРОКОВ", "ДЗЕРЖИНСК"})
 	if s.Read != 4 || s.Unknown != 2 {
 		t.Errorf("read %d, unknown %d; want 4 and 2", s.Read, s.Unknown)
-	}
-}
-
-// TestFamiliar checks the words that tell a crop was read the right way
-// up: a template's words, the factory's values, and real holders' first
-// names and patronymics, which the factory does not print; the same lines
-// read upside down or mirrored are not familiar.
-func TestFamiliar(t *testing.T) {
-	tw, err := LoadTypeWords()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		word string
-		want bool
-	}{
-		{"СВИДЕТЕЛЬСТВО", true}, // a title
-		{"Москва", true},        // a value the factory prints
-		{"ЛЕОНИД", true},        // a first name the factory does not print
-		{"Семён", true},         // Ё folds to Е
-		{"БОРИСОВИЧ", true},     // a patronymic the factory does not print
-		{"Ильинична", true},
-		{"РОБМСОВМЯ", false}, // БОРИСОВИЧ read off a page flipped top to bottom
-		{"UEOHN", false},     // ЛЕОНИД so flipped
-		{"KObOKOB", false},
-		{"ЛОВИЧ", false}, // too short to end like a patronymic
-		{"ЛЕВ", true},
-		{"ИЗ", false},
-	} {
-		if got := tw.Familiar(c.word); got != c.want {
-			t.Errorf("Familiar(%q) = %v, want %v", c.word, got, c.want)
-		}
 	}
 }
 

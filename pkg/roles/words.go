@@ -41,10 +41,10 @@ const (
 // at the chosen orientation are familiar (words some template prints, or
 // names, towns and offices the fields hold: on a photographed page the
 // captions are often too small to read and the values are all there is),
-// the checkLines
-// tallest lines are read at the three other orientations that keep the
-// lines level (half a turn, mirrored, both), and the one reading the most
-// known words is taken when it reads knownLead more than the chosen one.
+// the checkLines tallest lines are read at the three other orientations
+// that keep the lines level (half a turn, mirrored, both), and the one
+// reading the most familiar words is taken when it reads knownLead more
+// than the chosen one.
 const (
 	minKnown   = 2
 	knownLead  = 2
