@@ -126,20 +126,42 @@ func (c *Classifier) Classes() []string { return c.head.Classes }
 // Picture returns the picture's calibrated probability of each class (see
 // Classes), before any evidence.
 func (c *Classifier) Picture(ctx context.Context, img image.Image) ([]float64, error) {
-	in := c.sess.Spec().Input.Tensor(nil, img)
-	out, err := c.sess.Run(ctx, in, 1)
+	out, err := c.Outputs(ctx, img)
 	if err != nil {
-		return nil, fmt.Errorf("classify: %w", err)
+		return nil, err
 	}
 	return c.head.Probabilities(out[TypeHead]), nil
 }
 
+// Outputs runs docnet once on img and returns every head's logits by
+// output name: the type head this package reads and the orientation head
+// (orient.OrientHead), which a caller that also orients the crop passes on
+// instead of running the same network on the same crop a second time.
+func (c *Classifier) Outputs(ctx context.Context, img image.Image) (map[string][]float32, error) {
+	out, err := c.sess.Run(ctx, c.sess.Spec().Input.Tensor(nil, img), 1)
+	if err != nil {
+		return nil, fmt.Errorf("classify: %w", err)
+	}
+	return out, nil
+}
+
 // ClassifyWith is Classify with evidence read on the document.
 func (c *Classifier) ClassifyWith(ctx context.Context, img image.Image, docTypes []string, ev Evidence) (stages.ClassifyReply, error) {
-	p, err := c.Picture(ctx, img)
+	out, err := c.Outputs(ctx, img)
 	if err != nil {
 		return stages.ClassifyReply{}, err
 	}
+	return c.ClassifyOutputs(out, docTypes, ev)
+}
+
+// ClassifyOutputs is ClassifyWith over docnet's outputs on the crop, as
+// Outputs returns them.
+func (c *Classifier) ClassifyOutputs(out map[string][]float32, docTypes []string, ev Evidence) (stages.ClassifyReply, error) {
+	logits, ok := out[TypeHead]
+	if !ok {
+		return stages.ClassifyReply{}, fmt.Errorf("classify: no %s among the outputs", TypeHead)
+	}
+	p := c.head.Probabilities(logits)
 	if ev.WordsRead {
 		p = c.words.ApplyWords(c.wordW, c.head.Classes, p, c.words.Score(ev.Words))
 	}

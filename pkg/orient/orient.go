@@ -174,7 +174,17 @@ func (o *Orienter) ProbabilitiesDetected(ctx context.Context, img image.Image, b
 	if err != nil {
 		return nil, fmt.Errorf("orient: %w", err)
 	}
-	pd := o.head.Probabilities(out[OrientHead])
+	return o.ProbabilitiesFrom(ctx, img, boxes, out[OrientHead])
+}
+
+// ProbabilitiesFrom is ProbabilitiesDetected with docnet's orientation
+// logits on img already computed (by the classifier, whose run of the same
+// network on the same crop gives them too).
+func (o *Orienter) ProbabilitiesFrom(ctx context.Context, img image.Image, boxes []ppocr.Box, logits []float32) ([]float64, error) {
+	if len(logits) != geom.NumRotations {
+		return nil, fmt.Errorf("orient: %d orientation logits, want %d", len(logits), geom.NumRotations)
+	}
+	pd := o.head.Probabilities(logits)
 	if o.text == nil {
 		return pd, nil
 	}
@@ -182,7 +192,7 @@ func (o *Orienter) ProbabilitiesDetected(ctx context.Context, img image.Image, b
 	if err != nil || !ok {
 		return pd, err
 	}
-	return combine(tr.P, out[OrientHead]), nil
+	return combine(tr.P, logits), nil
 }
 
 // combine is the decision: the text reading's probabilities per rotation

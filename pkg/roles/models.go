@@ -127,17 +127,22 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 		if err != nil {
 			return stages.ClassifyReply{}, err
 		}
+		// One run of docnet gives the type and the orientation heads.
+		out, err := cl.Outputs(ctx, img)
+		if err != nil {
+			return stages.ClassifyReply{}, err
+		}
 		var ev classify.Evidence
 		var rot *geom.Rotation
 		var rotConf float64
 		if z, err := zr.get(ctx); err == nil {
 			var r geom.Rotation
-			if ev, r, rotConf, err = z.Read(ctx, img); err != nil {
+			if ev, r, rotConf, err = z.ReadLogits(ctx, img, out[orient.OrientHead]); err != nil {
 				return stages.ClassifyReply{}, err
 			}
 			rot = &r
 		}
-		reply, err := cl.ClassifyWith(ctx, img, req.DocTypes, ev)
+		reply, err := cl.ClassifyOutputs(out, req.DocTypes, ev)
 		reply.Rotation, reply.RotationConfidence = rot, rotConf
 		return reply, err
 	}

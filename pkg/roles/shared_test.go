@@ -1,0 +1,66 @@
+package roles
+
+import (
+	"context"
+	"testing"
+
+	"docsuite/pkg/geom"
+	"docsuite/pkg/orient"
+	"docsuite/pkg/synth"
+)
+
+// TestOneDocnetRunServesTypeAndOrientation checks that the classify
+// stage's single run of docnet (the classifier's outputs, whose
+// orientation head the zone reader takes) answers exactly as the type and
+// the orientation each computed by their own run: same type, confidence,
+// rotation and rotation probability, on factory crops lying every way.
+func TestOneDocnetRunServesTypeAndOrientation(t *testing.T) {
+	m := testModels(true)
+	zr := openTestZoneReader(t, m)
+	cl := openTestClassifier(t, m)
+	g, err := synth.New(synth.Config{Seed: 11, Size: 1000, Effects: synth.DefaultEffects()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	rots := map[geom.Rotation]bool{}
+	for i := 0; i < 6 || len(rots) < 3; i++ {
+		if i == 30 {
+			t.Fatalf("30 factory scenes gave crops lying only %d ways", len(rots))
+		}
+		crops, err := g.Crops(ctx, i, 640, 0.01)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range crops {
+			out, err := cl.Outputs(ctx, c.Img)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(out[orient.OrientHead]); n != geom.NumRotations {
+				t.Fatalf("the classifier's run gives %d orientation logits, want %d", n, geom.NumRotations)
+			}
+			ev1, rot1, p1, err := zr.ReadLogits(ctx, c.Img, out[orient.OrientHead])
+			if err != nil {
+				t.Fatal(err)
+			}
+			one, err := cl.ClassifyOutputs(out, nil, ev1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev2, rot2, p2, err := zr.Read(ctx, c.Img)
+			if err != nil {
+				t.Fatal(err)
+			}
+			two, err := cl.ClassifyWith(ctx, c.Img, nil, ev2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rot1 != rot2 || p1 != p2 || one.Type != two.Type || one.Confidence != two.Confidence {
+				t.Errorf("scene %d %s: one run %s %.6f turned %v (%.6f), two runs %s %.6f turned %v (%.6f)",
+					i, c.Type, one.Type, one.Confidence, rot1, p1, two.Type, two.Confidence, rot2, p2)
+			}
+			rots[c.Rotation] = true
+		}
+	}
+}
