@@ -89,8 +89,9 @@ eval: build
 	nice go run ./tools/eval -crop -synth $(CACHE)/crop-test -real ../shared/realdata -out docs/accuracy-cropper.md
 	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -synth $(CACHE)/crop-test -out docs/accuracy-synthetic.md'
 
-## bench: latency and throughput of a fresh all-in-one; report in docs/benchmarks.md.
-bench: build
+## bench: latency and throughput of a fresh all-in-one and of the process
+## topology behind nginx; report in docs/benchmarks.md.
+bench: build $(MINIO)
 	scripts/bench.sh $(BENCH_ARGS)
 
 ## topology-test: the production topology as separate processes (nats-server,
