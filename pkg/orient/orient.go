@@ -73,6 +73,12 @@ type Options struct {
 	// Text, when set, is a PP-OCR engine the caller already loaded (and
 	// closes itself); the Orienter then loads none of its own.
 	Text *ppocr.Engine
+	// LogitsOnly reads docnet's orientation head from the manifest but
+	// loads no network: the caller runs docnet itself (the classifier's
+	// run gives the orientation head too) and asks ProbabilitiesFrom;
+	// Orient and Probabilities then fail. It saves the memory of a second
+	// copy of docnet (about 40 MB).
+	LogitsOnly bool
 }
 
 // Orienter is a loaded orientation model, safe for concurrent use.
@@ -90,24 +96,44 @@ func Open(opts Options) (*Orienter, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	sess, rt, err := onnxrt.OpenModel(onnxrt.Options{Library: opts.Library, Threads: opts.Threads, AllowGPU: opts.AllowGPU, Log: log}, opts.Dir, ModelName)
-	if err != nil {
-		return nil, err
+	rtOpts := onnxrt.Options{Library: opts.Library, Threads: opts.Threads, AllowGPU: opts.AllowGPU, Log: log}
+	o := &Orienter{}
+	var spec onnxrt.ModelSpec
+	if opts.LogitsOnly {
+		m, err := onnxrt.LoadManifest(opts.Dir)
+		if err != nil {
+			return nil, err
+		}
+		if spec, err = m.Model(ModelName); err != nil {
+			return nil, err
+		}
+		if o.rt, err = onnxrt.Open(rtOpts); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if o.sess, o.rt, err = onnxrt.OpenModel(rtOpts, opts.Dir, ModelName); err != nil {
+			return nil, err
+		}
+		spec = o.sess.Spec()
 	}
-	o := &Orienter{rt: rt, sess: sess}
 	if opts.Text != nil {
 		o.text = opts.Text
 		opts.NoText = true // nothing more to load
 	}
-	if err := o.init(opts.OCRModels, !opts.NoText, log); err != nil {
+	if err := o.init(spec, opts.OCRModels, !opts.NoText, log); err != nil {
 		_ = o.Close()
 		return nil, err
 	}
 	return o, nil
 }
 
-func (o *Orienter) init(ocrDir string, text bool, log *slog.Logger) error {
-	head, err := o.sess.Spec().Head(OrientHead)
+// errLogitsOnly is the error of a docnet run asked of an Orienter opened
+// with Options.LogitsOnly.
+var errLogitsOnly = errors.New("orient: opened without docnet (LogitsOnly): pass its orientation logits to ProbabilitiesFrom")
+
+func (o *Orienter) init(spec onnxrt.ModelSpec, ocrDir string, text bool, log *slog.Logger) error {
+	head, err := spec.Head(OrientHead)
 	if err != nil {
 		return err
 	}
@@ -157,6 +183,9 @@ func (o *Orienter) Orient(ctx context.Context, img image.Image) (geom.Rotation, 
 
 // Probabilities returns the probability of each rotation code 0..7.
 func (o *Orienter) Probabilities(ctx context.Context, img image.Image) ([]float64, error) {
+	if o.sess == nil {
+		return nil, errLogitsOnly
+	}
 	if o.text == nil {
 		return o.ProbabilitiesDetected(ctx, img, nil)
 	}
@@ -170,6 +199,9 @@ func (o *Orienter) Probabilities(ctx context.Context, img image.Image) ([]float6
 // ProbabilitiesDetected is Probabilities over the text lines the caller
 // already detected on img with DetectOptions.
 func (o *Orienter) ProbabilitiesDetected(ctx context.Context, img image.Image, boxes []ppocr.Box) ([]float64, error) {
+	if o.sess == nil {
+		return nil, errLogitsOnly
+	}
 	out, err := o.sess.Run(ctx, o.sess.Spec().Input.Tensor(nil, img), 1)
 	if err != nil {
 		return nil, fmt.Errorf("orient: %w", err)

@@ -115,7 +115,7 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 		if !m.TextEvidence {
 			return nil, errTextEvidenceOff
 		}
-		return openZoneReader(m, d.Log)
+		return openZoneReader(m, d.Log, true)
 	})
 	defer closeAfter(zr)
 	h := func(ctx context.Context, req stages.ClassifyRequest) (stages.ClassifyReply, error) {

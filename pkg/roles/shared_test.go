@@ -2,6 +2,7 @@ package roles
 
 import (
 	"context"
+	"image"
 	"testing"
 
 	"docsuite/pkg/geom"
@@ -11,13 +12,19 @@ import (
 
 // TestOneDocnetRunServesTypeAndOrientation checks that the classify
 // stage's single run of docnet (the classifier's outputs, whose
-// orientation head the zone reader takes) answers exactly as the type and
-// the orientation each computed by their own run: same type, confidence,
-// rotation and rotation probability, on factory crops lying every way.
+// orientation head a zone reader without docnet of its own takes, as the
+// role opens it) answers exactly as the type and the orientation each
+// computed by their own run: same type, confidence, rotation and rotation
+// probability, on factory crops lying several ways.
 func TestOneDocnetRunServesTypeAndOrientation(t *testing.T) {
 	m := testModels(true)
 	zr := openTestZoneReader(t, m)
 	cl := openTestClassifier(t, m)
+	shared, err := openZoneReader(m, testLog(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = shared.Close() })
 	g, err := synth.New(synth.Config{Seed: 11, Size: 1000, Effects: synth.DefaultEffects()})
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +47,7 @@ func TestOneDocnetRunServesTypeAndOrientation(t *testing.T) {
 			if n := len(out[orient.OrientHead]); n != geom.NumRotations {
 				t.Fatalf("the classifier's run gives %d orientation logits, want %d", n, geom.NumRotations)
 			}
-			ev1, rot1, p1, err := zr.ReadLogits(ctx, c.Img, out[orient.OrientHead])
+			ev1, rot1, p1, err := shared.ReadLogits(ctx, c.Img, out[orient.OrientHead])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,5 +69,8 @@ func TestOneDocnetRunServesTypeAndOrientation(t *testing.T) {
 			}
 			rots[c.Rotation] = true
 		}
+	}
+	if _, _, _, err := shared.Read(ctx, image.NewRGBA(image.Rect(0, 0, 400, 300))); err == nil {
+		t.Error("a zone reader without docnet read a crop without its logits")
 	}
 }

@@ -50,8 +50,11 @@ const runnerUpBelow = 0.99
 // searched for a zone: its characters would be under 4 pixels tall.
 const minZoneSide = 120
 
-// openZoneReader loads the models the zone reader needs.
-func openZoneReader(m config.Models, log *slog.Logger) (*zoneReader, error) {
+// openZoneReader loads the models the zone reader needs. With logitsOnly
+// its orientation loads no docnet of its own: every read must then come
+// with docnet's orientation logits (ReadLogits), as the classify stage's
+// do from the classifier's run.
+func openZoneReader(m config.Models, log *slog.Logger, logitsOnly bool) (*zoneReader, error) {
 	rt, err := onnxrt.Open(onnxrt.Options{Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: log})
 	if err != nil {
 		return nil, err
@@ -73,7 +76,7 @@ func openZoneReader(m config.Models, log *slog.Logger) (*zoneReader, error) {
 		z.tess = nil
 	}
 	if z.or, err = orient.Open(orient.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: log,
-		Text: z.eng}); err != nil {
+		Text: z.eng, LogitsOnly: logitsOnly}); err != nil {
 		_ = z.Close()
 		return nil, err
 	}
@@ -109,7 +112,8 @@ func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Eviden
 }
 
 // ReadLogits is Read with docnet's orientation logits on img given (see
-// classify.Classifier.Outputs); nil runs docnet here.
+// classify.Classifier.Outputs); nil runs docnet here, which a reader
+// opened logitsOnly cannot.
 func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []float32) (classify.Evidence, geom.Rotation, float64, error) {
 	var ev classify.Evidence
 	boxes, err := z.eng.Detect(ctx, ppocr.NewImage(img), orient.DetectOptions())
