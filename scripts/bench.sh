@@ -22,18 +22,25 @@ trap 'rm -rf "$tmp"' EXIT
 
 scripts/with-allinone.sh sh -c 'go run ./tools/bench -url "$DOCSUITE_URL" -pids "$DOCSUITE_PID" -label all-in-one -out "$0/benchmarks-allinone.md" "$@"' "$tmp" "${args[@]}"
 
+# When the topology half fails, the all-in-one half (minutes of
+# measurement) is kept beside the cache rather than lost with $tmp.
+keep_allinone() {
+	cp "$tmp/benchmarks-allinone.md" "$data/benchmarks-allinone.md"
+	echo "bench: the topology run failed; the all-in-one report is in $data/benchmarks-allinone.md" >&2
+	exit 1
+}
 go build -o bin/cluster ./tools/topology/cmd/cluster
 bin/cluster -info "$tmp/cluster.env" 2> "$tmp/cluster.log" &
 cluster=$!
 for _ in $(seq 1 240); do
 	[[ -s $tmp/cluster.env ]] && break
-	kill -0 "$cluster" 2>/dev/null || { cat "$tmp/cluster.log" >&2; exit 1; }
+	kill -0 "$cluster" 2>/dev/null || { cat "$tmp/cluster.log" >&2; keep_allinone; }
 	sleep 0.5
 done
 # shellcheck disable=SC1091
 source "$tmp/cluster.env"
 go run ./tools/bench -url "$DOCSUITE_URL" -pids "$DOCSUITE_PIDS" -label "topology through nginx (2 gateways, 1 of each worker)" \
-	-out "$tmp/benchmarks-topology.md" "${args[@]}" || { kill "$cluster"; exit 1; }
+	-out "$tmp/benchmarks-topology.md" "${args[@]}" || { kill "$cluster"; keep_allinone; }
 kill "$cluster"
 wait "$cluster" || true
 cat "$tmp/benchmarks-allinone.md" <(echo) "$tmp/benchmarks-topology.md" > docs/benchmarks.md
