@@ -82,7 +82,7 @@ synth: deps
 ## docs/accuracy-synthetic.md.
 # FACTORY tags the synthetic test set with the factory's sources: a
 # changed factory makes it again.
-eval: FACTORY = $(shell git ls-files -z pkg/synth tools/synth | xargs -0 cat | sha256sum | cut -c1-12)
+eval: FACTORY = $(shell scripts/factory-tag.sh)
 eval: build
 	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -real ../shared/realdata -out docs/accuracy.md'
 	test -f $(CACHE)/crop-test/.done-200-90210-$(FACTORY) || { rm -rf $(CACHE)/crop-test && nice go run ./tools/synth -out $(CACHE)/crop-test -n 200 -seed 90210 && touch $(CACHE)/crop-test/.done-200-90210-$(FACTORY); }

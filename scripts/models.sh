@@ -21,7 +21,7 @@ mkdir -p "$data" bin
 go build -o bin/synth ./tools/synth
 # A set is made again when its count, seed or flags change, or the
 # factory does: its tag hashes them with the factory's sources.
-factory=$(git ls-files -z pkg/synth tools/synth | xargs -0 cat | sha256sum | cut -c1-12)
+factory=$(scripts/factory-tag.sh)
 set_tag() { # scenes seed [flags]
 	printf '%s ' "$factory" "$@" | sha256sum | cut -c1-12
 }
