@@ -65,11 +65,7 @@ func synthPassports(t testing.TB, c condition, seed uint64, n int) []sample {
 // cuts each out as the cropper would, turned upright.
 func synthCrops(t testing.TB, c condition, seed uint64, n int, types ...string) []sample {
 	t.Helper()
-	fx := synth.DefaultEffects()
-	for _, p := range []*float64{&fx.Perspective, &fx.Angle, &fx.Mirror, &fx.Turn, &fx.Overlap, &fx.Occlusion, &fx.Shadow,
-		&fx.Glare, &fx.Lighting, &fx.Exposure, &fx.Blur, &fx.Noise, &fx.JPEG, &fx.LowRes, &fx.Clutter, &fx.Bend} {
-		*p *= c.fx
-	}
+	fx := synth.DefaultEffects().Scaled(c.fx)
 	g, err := synth.New(synth.Config{Seed: seed, Types: types, MinDocs: 1, MaxDocs: 1, Effects: fx, ScanProb: c.scan})
 	if err != nil {
 		t.Fatal(err)

@@ -69,6 +69,8 @@ type read struct {
 // are left out.
 func (x *Extractor) Passport(ctx context.Context, img image.Image) (Fields, error) {
 	small, scale := shrink(img, maxCropWidth)
+	// The pages inside an open cover, in the crop's own coordinates.
+	small = subImage(small, pageBounds(small))
 	out, err := x.passportFields(ctx, small)
 	if err != nil || scale == 1 {
 		return out, err

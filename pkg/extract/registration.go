@@ -61,6 +61,7 @@ type stampReading struct {
 // legible stamp keeps docType and has no fields.
 func (x *Extractor) Registration(ctx context.Context, docType string, img image.Image) (Result, error) {
 	small, scale := shrink(img, maxCropWidth)
+	small = subImage(small, pageBounds(small)) // the pages inside an open cover
 	stamps, err := findStamps(small)
 	if err != nil {
 		return Result{}, err

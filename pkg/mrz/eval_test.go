@@ -151,11 +151,7 @@ func zoneSamples(t *testing.T, c zoneCondition, seed uint64, n int) []zoneSample
 			t.Fatal(err)
 		}
 	}
-	fx := synth.DefaultEffects()
-	for _, p := range []*float64{&fx.Perspective, &fx.Angle, &fx.Mirror, &fx.Turn, &fx.Overlap, &fx.Occlusion, &fx.Shadow,
-		&fx.Glare, &fx.Lighting, &fx.Exposure, &fx.Blur, &fx.Noise, &fx.JPEG, &fx.LowRes, &fx.Clutter, &fx.Bend} {
-		*p *= c.fx
-	}
+	fx := synth.DefaultEffects().Scaled(c.fx)
 	g, err := synth.New(synth.Config{Seed: seed, Types: []string{"passport_main"}, MinDocs: 1, MaxDocs: 1, Effects: fx, ScanProb: c.scan})
 	if err != nil {
 		t.Fatal(err)

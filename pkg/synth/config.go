@@ -19,12 +19,29 @@ type Effects struct {
 	LowRes      float64 // down- and up-sampling
 	Clutter     float64 // objects on the table (pens, coins, papers)
 	Bend        float64 // paper sheets that bow and show fold creases
+	// Print is how far one printed instance strays from its template:
+	// the values' block shifted as a printer feeds the blank, the photo
+	// glued larger or lower over its frame, a passport photographed in
+	// its open cover (see printVariation and coverPad). DefaultEffects
+	// leaves it off, so that the documents drawn for a seed stay those the
+	// tests were written against; tools/synth turns it on.
+	Print float64
 }
 
 // DefaultEffects are the strengths used when none are given.
 func DefaultEffects() Effects {
 	return Effects{Perspective: 1, Angle: 1, Mirror: 1, Turn: 1, Overlap: 1, Occlusion: 1, Shadow: 1,
 		Glare: 1, Lighting: 1, Exposure: 1, Blur: 1, Noise: 1, JPEG: 1, LowRes: 1, Clutter: 1, Bend: 1}
+}
+
+// Scaled returns every strength multiplied by k (0 turns all off, 2
+// exaggerates them).
+func (e Effects) Scaled(k float64) Effects {
+	for _, p := range []*float64{&e.Perspective, &e.Angle, &e.Mirror, &e.Turn, &e.Overlap, &e.Occlusion, &e.Shadow,
+		&e.Glare, &e.Lighting, &e.Exposure, &e.Blur, &e.Noise, &e.JPEG, &e.LowRes, &e.Clutter, &e.Bend, &e.Print} {
+		*p *= k
+	}
+	return e
 }
 
 // Config controls a Generator.

@@ -21,6 +21,9 @@ type drawCtx struct {
 	// hand is the instance's handwriting (ink, case), picked at the first
 	// handwritten value.
 	hand *handStyle
+	// vary is set when this instance strays from its template (see
+	// varyPrint).
+	vary *printVariation
 }
 
 // handStyle is how one clerk fills a form by hand.
@@ -46,7 +49,7 @@ func (c *drawCtx) element(e *Element, v *docValues, doc *Doc) {
 	case "text":
 		c.textBox(e.Text, b, e.Font, sizeOr(e.Size, 2.6), colorOr(e.Color, inkDark), e.Align, e.Rotate, false, e.Spacing)
 	case "field":
-		c.field(e, v, doc)
+		c.field(c.vary.field(e), v, doc)
 	case "para":
 		c.para(e, v)
 	case "rect":
@@ -63,7 +66,7 @@ func (c *drawCtx) element(e *Element, v *docValues, doc *Doc) {
 			c.line([4]float64{b[0], y, b[2], 0}, colorOr(e.Color, inkLabel), widthOr(e.Width, 0.15))
 		}
 	case "photo", "ghost":
-		c.photo(e)
+		c.photo(c.vary.photo(e))
 	case "emblem":
 		c.emblem(e)
 	case "stamp":

@@ -36,6 +36,9 @@ type Renderer struct {
 	fonts *Fonts
 	mu    sync.Mutex
 	bgs   map[string]*bgEntry
+	// vary is the strength of print variation (Effects.Print): 0 draws
+	// every instance exactly where its template says.
+	vary float64
 }
 
 type bgEntry struct {
@@ -151,6 +154,9 @@ func (rd *Renderer) renderOver(t *Template, bg *image.RGBA, r *Rand, p *painter)
 	vals := newDocValues(r.Child(1), t)
 	doc := &Doc{Type: t.Type, Img: img, Fields: map[string]string{}, Boxes: map[string][4]float64{}, Paperlike: t.Paperlike, PxPerMM: s}
 	ctx := &drawCtx{p: p, dst: img, s: s, t: t, r: r.Child(2)}
+	if rd.vary > 0 {
+		ctx.varyPrint(r.Child(3), rd.vary)
+	}
 	for i := range t.Elements {
 		e := &t.Elements[i]
 		if e.Static() {

@@ -99,6 +99,12 @@ func (g *Generator) build(r *Rand, i int, scan bool, W, H int) (*Scene, error) {
 		if d.Paperlike && g.cfg.Effects.Bend > 0 && r.Bool(0.35*math.Min(1, g.cfg.Effects.Bend)) {
 			addFolds(d.Img, r.Child(uint64(200+j)))
 		}
+		if k := g.cfg.Effects.Print; k > 0 && booklet(t) {
+			// Drawn from a stream of its own, like covers and stacks.
+			if cr := r.Child(uint64(9100 + j)); cr.Bool(0.3 * math.Min(1, k)) {
+				d = coverPad(d, cr)
+			}
+		}
 		docs = append(docs, d)
 	}
 	stack := false

@@ -62,6 +62,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.Float64Var(&o.fxScale, "fx", 1, "multiplies every effect strength")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile to this file")
 	fx := synth.DefaultEffects()
+	fx.Print = 1 // the training and evaluation sets' documents stray from their templates
 	for _, e := range []struct {
 		name string
 		p    *float64
@@ -74,17 +75,14 @@ func parseFlags(args []string) (*options, error) {
 		{"exposure", &fx.Exposure, "over/under exposure"}, {"blur", &fx.Blur, "defocus and motion blur"},
 		{"noise", &fx.Noise, "sensor noise"}, {"jpeg", &fx.JPEG, "JPEG artefacts"}, {"lowres", &fx.LowRes, "low resolution"},
 		{"clutter", &fx.Clutter, "objects on the table"}, {"bend", &fx.Bend, "bent and folded paper"},
+		{"print", &fx.Print, "print variation (values shifted, photo glued larger, passports in open covers)"},
 	} {
 		fs.Float64Var(e.p, e.name, *e.p, "strength of "+e.help+" (0 off, 1 default)")
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
-	scale := func(v *float64) { *v *= o.fxScale }
-	for _, p := range []*float64{&fx.Perspective, &fx.Angle, &fx.Mirror, &fx.Turn, &fx.Overlap, &fx.Occlusion, &fx.Shadow,
-		&fx.Glare, &fx.Lighting, &fx.Exposure, &fx.Blur, &fx.Noise, &fx.JPEG, &fx.LowRes, &fx.Clutter, &fx.Bend} {
-		scale(p)
-	}
+	fx = fx.Scaled(o.fxScale)
 	o.cfg.Effects = fx
 	o.cfg.Seed = o.seed
 	if o.types != "" {
