@@ -224,19 +224,23 @@ func (c *drawCtx) field(e *Element, v *docValues, doc *Doc) {
 	vb := b
 	if e.Label != "" {
 		lcol := colorOr(e.LabelColor, inkLabel)
+		lfont := e.LabelFont
+		if lfont == "" {
+			lfont = "sans"
+		}
 		switch e.LabelPos {
 		case "left":
 			lw := e.LabelW
 			if lw == 0 {
 				lw = b[2] * 0.3
 			}
-			c.textBox(e.Label, [4]float64{b[0], b[1], lw, b[3]}, "sans", lsize, lcol, "l", 0, false, 0)
+			c.textBox(e.Label, [4]float64{b[0], b[1], lw, b[3]}, lfont, lsize, lcol, "l", 0, false, 0)
 			vb = [4]float64{b[0] + lw, b[1], b[2] - lw, b[3]}
 		case "below":
-			c.textBox(e.Label, [4]float64{b[0], b[1] + b[3] - lsize*1.2, b[2], lsize * 1.2}, "sans", lsize, lcol, e.Align, 0, false, 0)
+			c.textBox(e.Label, [4]float64{b[0], b[1] + b[3] - lsize*1.2, b[2], lsize * 1.2}, lfont, lsize, lcol, e.Align, 0, false, 0)
 			vb = [4]float64{b[0], b[1], b[2], b[3] - lsize*1.2}
 		default:
-			c.textBox(e.Label, [4]float64{b[0], b[1], b[2], lsize * 1.25}, "sans", lsize, lcol, e.Align, 0, false, 0)
+			c.textBox(e.Label, [4]float64{b[0], b[1], b[2], lsize * 1.25}, lfont, lsize, lcol, e.Align, 0, false, 0)
 			vb = [4]float64{b[0], b[1] + lsize*1.3, b[2], math.Max(b[3]-lsize*1.3, size*1.2)}
 		}
 	}

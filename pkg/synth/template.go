@@ -132,6 +132,8 @@ type Element struct {
 	LabelPos string `json:"label_pos,omitempty"`
 	// LabelW is the width in mm reserved for a left label.
 	LabelW float64 `json:"label_w,omitempty"`
+	// LabelFont is the label's typeface (default sans).
+	LabelFont string `json:"label_font,omitempty"`
 	// Field is the output field name; Gen the value source (defaults to Field).
 	Field string `json:"field,omitempty"`
 	Gen   string `json:"gen,omitempty"`
