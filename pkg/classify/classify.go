@@ -10,6 +10,7 @@ import (
 	"image"
 	"log/slog"
 	"sort"
+	"strings"
 
 	"docsuite/pkg/doctypes"
 	"docsuite/pkg/onnxrt"
@@ -46,6 +47,7 @@ type Classifier struct {
 	// (Evidence.Words) against the picture.
 	words *TypeWords
 	wordW WordWeights
+	log   *slog.Logger
 }
 
 // Open loads the model; any failure (library, manifest, file, checksum)
@@ -77,7 +79,7 @@ func Open(opts Options) (*Classifier, error) {
 		_ = rt.Close()
 		return nil, err
 	}
-	c := &Classifier{rt: rt, sess: sess, head: head, other: sess.Spec().OtherThreshold, special: map[int]bool{}, codes: codes,
+	c := &Classifier{rt: rt, sess: sess, head: head, other: sess.Spec().OtherThreshold, special: map[int]bool{}, codes: codes, log: opts.Log,
 		words: words, wordW: ww}
 	for i, t := range head.Classes {
 		if doctypes.IsSpecial(t) {
@@ -163,7 +165,11 @@ func (c *Classifier) ClassifyOutputs(out map[string][]float32, docTypes []string
 	}
 	p := c.head.Probabilities(logits)
 	if ev.WordsRead {
-		p = c.words.ApplyWords(c.wordW, c.head.Classes, p, c.words.Score(ev.Words))
+		s := c.words.Score(ev.Words)
+		if c.log != nil && c.log.Enabled(context.Background(), slog.LevelDebug) {
+			c.log.Debug("classify: printed words", "picture", c.topOf(p), "read", s.Read, "unknown", s.Unknown)
+		}
+		p = c.words.ApplyWords(c.wordW, c.head.Classes, p, s)
 	}
 	if ev.TextLines >= MinDocumentLines {
 		ruleOutNonDocuments(c.head.Classes, p)
@@ -173,6 +179,23 @@ func (c *Classifier) ClassifyOutputs(out map[string][]float32, docTypes []string
 		reply = ApplyZone(reply, *ev.Zone, c.codes, c.head.Classes, p, docTypes)
 	}
 	return reply, nil
+}
+
+// topOf names the three most probable classes of p, for the debug log.
+func (c *Classifier) topOf(p []float64) string {
+	order := make([]int, len(p))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return p[order[a]] > p[order[b]] })
+	var b strings.Builder
+	for k, i := range order[:min(3, len(order))] {
+		if k > 0 {
+			b.WriteString(" ")
+		}
+		fmt.Fprintf(&b, "%s=%.2f", c.head.Classes[i], p[i])
+	}
+	return b.String()
 }
 
 // decide turns the picture's probabilities into a reply; it renormalises p

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
+	"log/slog"
 
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/bus"
@@ -144,6 +145,14 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 		}
 		reply, err := cl.ClassifyOutputs(out, req.DocTypes, ev)
 		reply.Rotation, reply.RotationConfidence = rot, rotConf
+		if err == nil && d.Log.Enabled(ctx, slog.LevelDebug) {
+			zone := "none"
+			if ev.Zone != nil {
+				zone = fmt.Sprintf("%s valid=%t conf=%.2f", classify.ZoneKey(*ev.Zone), ev.Zone.Valid, ev.Zone.Confidence)
+			}
+			d.Log.Debug("classify: answer", "crop", req.CropKey, "type", reply.Type, "confidence", reply.Confidence,
+				"lines", ev.TextLines, "zone", zone)
+		}
 		return reply, err
 	}
 	return serveStage(ctx, d, c, w, stages.Classify, h, mdl.probe)
