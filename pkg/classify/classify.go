@@ -187,7 +187,7 @@ func (c *Classifier) topOf(p []float64) string {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return p[order[a]] > p[order[b]] })
+	byProbability(order, p)
 	var b strings.Builder
 	for k, i := range order[:min(3, len(order))] {
 		if k > 0 {
@@ -196,6 +196,12 @@ func (c *Classifier) topOf(p []float64) string {
 		fmt.Fprintf(&b, "%s=%.2f", c.head.Classes[i], p[i])
 	}
 	return b.String()
+}
+
+// byProbability sorts class indices by p, most probable first; ties keep
+// their order.
+func byProbability(order []int, p []float64) {
+	sort.SliceStable(order, func(a, b int) bool { return p[order[a]] > p[order[b]] })
 }
 
 // decide turns the picture's probabilities into a reply; it renormalises p
@@ -224,7 +230,7 @@ func (c *Classifier) decide(p []float64, docTypes []string) stages.ClassifyReply
 			order = append(order, i)
 		}
 	}
-	sort.SliceStable(order, func(a, b int) bool { return p[order[a]] > p[order[b]] })
+	byProbability(order, p)
 	best := order[0]
 	reply := stages.ClassifyReply{Type: c.head.Classes[best], Confidence: p[best]}
 	if !c.special[best] && p[best] < c.other {
