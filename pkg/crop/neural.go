@@ -95,6 +95,17 @@ type NeuralOptions struct {
 	// NoChords turns off the cutting of a region along a chord between
 	// its notches (see splitter.chordSplit), for comparison.
 	NoChords bool
+	// ZoomMin is how many times larger a second look must see the part of
+	// the page that holds all the document interior the first look found
+	// (with a margin) for that second look to be taken (default 1.5;
+	// negative: never). Small cards far from the camera are a few network
+	// pixels wide at the page's scale; letterboxed on its own, the part
+	// shows them larger. When the second look finds documents, its
+	// answer replaces the first's.
+	ZoomMin float64
+	// ZoomMargin is the margin added around that part, as a share of its
+	// longer side (default 0.1).
+	ZoomMargin float64
 	// MaxDocs caps the number of documents returned (default 8).
 	MaxDocs int
 	// NoRefine keeps the quads as the network's masks give them, without
@@ -162,6 +173,12 @@ func (o NeuralOptions) withDefaults() NeuralOptions {
 	}
 	if o.CutGain <= 0 {
 		o.CutGain = 0.04
+	}
+	if o.ZoomMin == 0 {
+		o.ZoomMin = 1.5
+	}
+	if o.ZoomMargin <= 0 {
+		o.ZoomMargin = 0.1
 	}
 	if o.MaxDocs <= 0 {
 		o.MaxDocs = 8
@@ -248,41 +265,84 @@ func (n *Neural) Find(ctx context.Context, img image.Image) ([]Found, error) {
 	if b.Dx() < 16 || b.Dy() < 16 {
 		return nil, nil
 	}
-	lb, err := n.letterbox(img)
+	regions, lb, interior, err := n.look(ctx, img)
 	if err != nil {
 		return nil, err
 	}
-	maps, err := n.sess.RunMaps(ctx, lb.tensor, 1)
-	if err != nil {
-		return nil, fmt.Errorf("crop: run cropnet: %w", err)
+	found := placed(regions, lb, b, b)
+	if win, ok := zoomWindow(interior, n.size, lb, b, n.opts); ok {
+		if si, ok := img.(subImager); ok {
+			sub := si.SubImage(win)
+			zr, zlb, _, err := n.look(ctx, sub)
+			if err != nil {
+				return nil, err
+			}
+			if len(zr) > 0 {
+				found = placed(zr, zlb, sub.Bounds(), b)
+			}
+		}
 	}
-	m := maps["masks"]
-	if len(m.Shape) != 4 || m.Shape[1] != 2 || m.Shape[2] != int64(n.size) || m.Shape[3] != int64(n.size) {
-		return nil, fmt.Errorf("%w: masks of shape %v", ErrBadCropModel, m.Shape)
+	if !n.opts.NoRefine && len(found) > 0 {
+		lum := lumaOf(img)
+		for i := range found {
+			found[i].Quad = refine(lum, found[i].Quad, found[i].scale, b.Dx(), b.Dy())
+		}
 	}
-	plane := n.size * n.size
-	regions := segment(m.Data[:plane], m.Data[plane:2*plane], n.size, lb.w, lb.h, n.opts)
-	sx, sy := float64(b.Dx())/float64(lb.w), float64(b.Dy())/float64(lb.h)
-	scale := (sx + sy) / 2
-	var lum func(x, y int) float64
-	out := make([]Found, 0, len(regions))
+	out := make([]Found, len(found))
+	for i, f := range found {
+		for j := range f.Quad {
+			f.Quad[j].X += float64(b.Min.X)
+			f.Quad[j].Y += float64(b.Min.Y)
+		}
+		out[i] = Found{Quad: f.Quad, Score: f.Score}
+	}
+	return out, nil
+}
+
+// placedRegion is a document found by one look, in page pixels from the
+// page's top-left corner, with the page pixels per network pixel of that
+// look.
+type placedRegion struct {
+	Found
+	scale float64
+}
+
+// placed maps the regions a look at view (a part of page, or all of it)
+// found in its letterbox lb to page pixels.
+func placed(regions []region, lb letterboxed, view, page image.Rectangle) []placedRegion {
+	sx, sy := float64(view.Dx())/float64(lb.w), float64(view.Dy())/float64(lb.h)
+	out := make([]placedRegion, 0, len(regions))
 	for _, r := range regions {
 		q := r.quad
 		for i := range q {
-			q[i].X *= sx
-			q[i].Y *= sy
+			q[i].X = q[i].X*sx + float64(view.Min.X-page.Min.X)
+			q[i].Y = q[i].Y*sy + float64(view.Min.Y-page.Min.Y)
 		}
-		if !n.opts.NoRefine {
-			if lum == nil {
-				lum = lumaOf(img)
-			}
-			q = refine(lum, q, scale, b.Dx(), b.Dy())
-		}
-		for i := range q {
-			q[i].X += float64(b.Min.X)
-			q[i].Y += float64(b.Min.Y)
-		}
-		out = append(out, Found{Quad: q, Score: r.score})
+		out = append(out, placedRegion{Found: Found{Quad: q, Score: r.score}, scale: (sx + sy) / 2})
 	}
-	return out, nil
+	return out
+}
+
+// subImager is an image a rectangle of which can be taken without a copy.
+type subImager interface {
+	SubImage(r image.Rectangle) image.Image
+}
+
+// look runs cropnet on img letterboxed and returns the documents it finds
+// (in the letterbox's pixels), the letterbox and the interior map.
+func (n *Neural) look(ctx context.Context, img image.Image) ([]region, letterboxed, []float32, error) {
+	lb, err := n.letterbox(img)
+	if err != nil {
+		return nil, lb, nil, err
+	}
+	maps, err := n.sess.RunMaps(ctx, lb.tensor, 1)
+	if err != nil {
+		return nil, lb, nil, fmt.Errorf("crop: run cropnet: %w", err)
+	}
+	m := maps["masks"]
+	if len(m.Shape) != 4 || m.Shape[1] != 2 || m.Shape[2] != int64(n.size) || m.Shape[3] != int64(n.size) {
+		return nil, lb, nil, fmt.Errorf("%w: masks of shape %v", ErrBadCropModel, m.Shape)
+	}
+	plane := n.size * n.size
+	return segment(m.Data[:plane], m.Data[plane:2*plane], n.size, lb.w, lb.h, n.opts), lb, m.Data[:plane], nil
 }

@@ -46,8 +46,9 @@ type cropSet struct {
 	Results []*cropResults
 }
 
-// openCroppers builds the croppers compared: the neural one (with and
-// without the full-resolution refinement) and the simple one.
+// openCroppers builds the croppers compared: the neural one (as the
+// service runs it, with one look only, and without the full-resolution
+// refinement) and the simple one.
 func openCroppers(modelsDir string) ([]cropper, func(), error) {
 	nn, err := crop.OpenNeural(crop.NeuralConfig{Dir: modelsDir, Threads: 1})
 	if err != nil {
@@ -56,6 +57,12 @@ func openCroppers(modelsDir string) ([]cropper, func(), error) {
 	raw, err := crop.OpenNeural(crop.NeuralConfig{Dir: modelsDir, Threads: 1, Options: crop.NeuralOptions{NoRefine: true}})
 	if err != nil {
 		_ = nn.Close()
+		return nil, nil, err
+	}
+	one, err := crop.OpenNeural(crop.NeuralConfig{Dir: modelsDir, Threads: 1, Options: crop.NeuralOptions{ZoomMin: -1}})
+	if err != nil {
+		_ = nn.Close()
+		_ = raw.Close()
 		return nil, nil, err
 	}
 	quads := func(fs []crop.Found, err error) ([]geom.Quad, error) {
@@ -67,12 +74,13 @@ func openCroppers(modelsDir string) ([]cropper, func(), error) {
 	}
 	cs := []cropper{
 		{"neural", func(ctx context.Context, p image.Image) ([]geom.Quad, error) { return quads(nn.Find(ctx, p)) }},
+		{"neural, one look", func(ctx context.Context, p image.Image) ([]geom.Quad, error) { return quads(one.Find(ctx, p)) }},
 		{"neural, no refinement", func(ctx context.Context, p image.Image) ([]geom.Quad, error) { return quads(raw.Find(ctx, p)) }},
 		{"simple", func(_ context.Context, p image.Image) ([]geom.Quad, error) {
 			return quads(crop.Simple(p, crop.SimpleOptions{}))
 		}},
 	}
-	return cs, func() { _ = nn.Close(); _ = raw.Close() }, nil
+	return cs, func() { _ = nn.Close(); _ = raw.Close(); _ = one.Close() }, nil
 }
 
 // evaluateCroppers runs every cropper on every page of every case, in
