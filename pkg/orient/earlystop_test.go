@@ -44,7 +44,7 @@ func TestTextEarlyStop(t *testing.T) {
 			n++
 			for k, gap := range gaps {
 				t0 := time.Now()
-				tr, ok, err := readText(context.Background(), o.text, cr.Img, boxes, gap)
+				tr, ok, err := readText(context.Background(), o.text, cr.Img, boxes, gap, mixedShare)
 				spent[k] += time.Since(t0)
 				if err != nil {
 					t.Fatal(err)
@@ -66,5 +66,68 @@ func TestTextEarlyStop(t *testing.T) {
 	}
 	for k, gap := range gaps {
 		t.Logf("gap %.2f: text right on %d of %d crops, %.0f ms a crop", gap, right[k], n, spent[k].Seconds()*1000/float64(n))
+	}
+}
+
+// TestTextMixedShare measures, on fresh synthetic crops at phone-photo
+// size, the orienter's decision (text reading and docnet's vote) for a few
+// shares of text running the lesser way from which both ways are read. It
+// chose mixedShare; set ORIENT_TUNE=1 to run it.
+func TestTextMixedShare(t *testing.T) {
+	if os.Getenv("ORIENT_TUNE") == "" {
+		t.Skip("ORIENT_TUNE not set")
+	}
+	o := open(t)
+	g, err := synth.New(synth.Config{Seed: 717171, Size: 1600, Effects: synth.DefaultEffects()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shares := []float64{1e9, 0.75, 0.5, 0.35, 0.25}
+	right := make([]int, len(shares))
+	spent := make([]time.Duration, len(shares))
+	n := 0
+	for i := 0; n < 300; i++ {
+		crops, err := g.Crops(context.Background(), i, 900, 0.01)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cr := range crops {
+			if doctypes.IsSpecial(cr.Type) {
+				continue
+			}
+			boxes, err := o.text.Detect(context.Background(), ppocr.NewImage(cr.Img), DetectOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := o.sess.Run(context.Background(), o.sess.Spec().Input.Tensor(nil, cr.Img), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			for k, share := range shares {
+				t0 := time.Now()
+				tr, ok, err := readText(context.Background(), o.text, cr.Img, boxes, decisiveGap, share)
+				spent[k] += time.Since(t0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := o.head.Probabilities(out[OrientHead])
+				if ok {
+					p = combine(tr.P, out[OrientHead])
+				}
+				best := 0
+				for r := range p {
+					if p[r] > p[best] {
+						best = r
+					}
+				}
+				if best == int(cr.Rotation) {
+					right[k]++
+				}
+			}
+		}
+	}
+	for k, share := range shares {
+		t.Logf("share %.2f: right on %d of %d crops, text reading %.0f ms a crop", share, right[k], n, spent[k].Seconds()*1000/float64(n))
 	}
 }

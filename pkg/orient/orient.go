@@ -220,7 +220,7 @@ func (o *Orienter) ProbabilitiesFrom(ctx context.Context, img image.Image, boxes
 	if o.text == nil {
 		return pd, nil
 	}
-	tr, ok, err := readText(ctx, o.text, img, boxes, decisiveGap)
+	tr, ok, err := readText(ctx, o.text, img, boxes, decisiveGap, mixedShare)
 	if err != nil || !ok {
 		return pd, err
 	}

@@ -22,7 +22,7 @@ var realdata = filepath.Join("..", "..", "..", "shared", "realdata")
 // catalogue type the eight ways (the whole image: most are tight scans or
 // photos filling the frame) and measures how often the orienter names the
 // code that undoes the turn. The real images are never trained on; the
-// floor sits a few images below the figure measured (278 of 344, 0.808,
+// floor sits a few images below the figure measured (289 of 344, 0.840,
 // docs/models.md) so that a regression fails.
 func TestRealdataEightWays(t *testing.T) {
 	if testing.Short() {
@@ -80,7 +80,7 @@ func TestRealdataEightWays(t *testing.T) {
 	}
 	acc := float64(right) / float64(max(n, 1))
 	t.Logf("real images turned 8 ways: %d of %d right (%.3f)", right, n, acc)
-	if acc < 0.78 {
-		t.Errorf("orientation on real images %.3f, want at least 0.78", acc)
+	if acc < 0.82 {
+		t.Errorf("orientation on real images %.3f, want at least 0.82", acc)
 	}
 }

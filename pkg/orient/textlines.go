@@ -53,6 +53,10 @@ const (
 	// are gaps 0.25 and 0.15, for a third less time; 0.1 is right on 87
 	// and 0.05 on 85.
 	decisiveGap = 0.15
+	// mixedShare is how much text, by the area of its lines, must run the
+	// lesser way (across or down the crop) against the greater for both
+	// ways to be read.
+	mixedShare = 0.5
 )
 
 // textReading is the orientation read from text lines.
@@ -74,8 +78,10 @@ func DetectOptions() ppocr.DetectOptions { return ppocr.DetectOptions{MaxSide: d
 
 // readText reads the orientation of img from its text lines, boxes being
 // the lines detected on img with DetectOptions; ok is false when the crop
-// has too little text to tell.
-func readText(ctx context.Context, e *ppocr.Engine, img image.Image, boxes []ppocr.Box, gap float64) (textReading, bool, error) {
+// has too little text to tell. Lines are read the way most of the text
+// runs (across or down the crop, by the lines' area), and the other way
+// too when the text running that way has at least mixed times the area.
+func readText(ctx context.Context, e *ppocr.Engine, img image.Image, boxes []ppocr.Box, gap, mixed float64) (textReading, bool, error) {
 	b := img.Bounds()
 	rects := make([]image.Rectangle, 0, len(boxes))
 	for _, bx := range boxes {
@@ -124,6 +130,42 @@ func readText(ctx context.Context, e *ppocr.Engine, img image.Image, boxes []ppo
 			base, lines = other, l2
 		}
 	}
+	tr, ok, err := readWay(ctx, e, lines, base, gap)
+	if err != nil || !ok {
+		return tr, ok, err
+	}
+	if minor, major := min(across, down), max(across, down); minor < mixed*major {
+		return tr, true, nil
+	}
+	// Text runs both ways in earnest (a Pakistani passport's upper page is
+	// printed across its data page's lines): each way reads upright in its
+	// own direction, and the text cannot tell which of the two is the
+	// document's. Both readings stand, weighted by their lines' area; the
+	// picture chooses between them.
+	other := 1 - base
+	more, err := flatLines(img, other, rects)
+	if err != nil {
+		return textReading{}, false, err
+	}
+	tr2, ok2, err := readWay(ctx, e, more, other, gap)
+	if err != nil || !ok2 {
+		return tr, true, err
+	}
+	wa, wb := across, down // the lines read first run across, unless base turned them
+	if base == 1 {
+		wa, wb = down, across
+	}
+	for i := range tr.P {
+		tr.P[i] = (wa*tr.P[i] + wb*tr2.P[i]) / (wa + wb)
+	}
+	tr.Chars = max(tr.Chars, tr2.Chars)
+	return tr, true, nil
+}
+
+// readWay reads flat lines, cut from the crop turned by base, as they
+// lie, turned half round, mirrored and both, and returns the probability
+// of each rotation code of the crop.
+func readWay(ctx context.Context, e *ppocr.Engine, lines []image.Image, base geom.Rotation, gap float64) (textReading, bool, error) {
 	if len(lines) == 0 {
 		return textReading{}, false, nil
 	}
