@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"docsuite/pkg/geom"
 )
@@ -169,26 +168,6 @@ func TestAspectOfNearParallelograms(t *testing.T) {
 				t.Fatalf("aspect %.3f, the sides say %.3f", got, w/h)
 			}
 		})
-	}
-}
-
-func TestSimpleTiming(t *testing.T) {
-	s := scenes()[1]
-	page := render(t, s, 3)
-	if _, err := Simple(page, SimpleOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	const n = 10
-	start := time.Now()
-	for i := 0; i < n; i++ {
-		if _, err := Simple(page, SimpleOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	per := time.Since(start) / n
-	t.Logf("simple cropper: %v per %dx%d page", per, s.w, s.h)
-	if per > 200*time.Millisecond {
-		t.Fatalf("simple cropper takes %v per page", per)
 	}
 }
 
