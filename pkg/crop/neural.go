@@ -205,8 +205,10 @@ type NeuralConfig struct {
 // through ONNX Runtime predicts document interior and outline maps on the
 // page letterboxed to 256 x 256; each connected region of interior minus
 // outline is one document, whose quadrilateral is fitted at that
-// resolution and refined on the edges at full resolution. It is safe for
-// concurrent use.
+// resolution and refined on the edges at full resolution. When the
+// documents lie in a small part of the page, the network looks again at
+// that part alone (see NeuralOptions.ZoomMin). It is safe for concurrent
+// use.
 type Neural struct {
 	sess *onnxrt.Session
 	rt   *onnxrt.Runtime
@@ -259,7 +261,8 @@ func (n *Neural) Close() error {
 
 // Find returns the documents on a page, largest first, or an empty slice
 // when nothing document-like is found (the caller then treats the whole
-// page as one item).
+// page as one item). A second, closer look replaces the first when it
+// finds documents (ZoomMin).
 func (n *Neural) Find(ctx context.Context, img image.Image) ([]Found, error) {
 	b := img.Bounds()
 	if b.Dx() < 16 || b.Dy() < 16 {
