@@ -8,7 +8,8 @@ import (
 // every pixel the network takes for document interior (above Threshold),
 // with a margin of ZoomMargin of its longer side and 2 network pixels,
 // when that part is small enough that a second look at it, letterboxed on
-// its own, sees it at least ZoomMin times larger.
+// its own, sees it at least ZoomMin times larger, and at least minZoomSide
+// page pixels on each side.
 func zoomWindow(interior []float32, size int, lb letterboxed, page image.Rectangle, o NeuralOptions) (image.Rectangle, bool) {
 	if o.ZoomMin <= 0 {
 		return image.Rectangle{}, false
@@ -34,6 +35,13 @@ func zoomWindow(interior []float32, size int, lb letterboxed, page image.Rectang
 		return image.Rectangle{}, false
 	}
 	sx, sy := float64(page.Dx())/float64(lb.w), float64(page.Dy())/float64(lb.h)
-	r := image.Rect(page.Min.X+int(fx0*sx), page.Min.Y+int(fy0*sy), page.Min.X+int(fx1*sx+0.5), page.Min.Y+int(fy1*sy+0.5))
-	return r.Intersect(page), true
+	r := image.Rect(page.Min.X+int(fx0*sx), page.Min.Y+int(fy0*sy), page.Min.X+int(fx1*sx+0.5), page.Min.Y+int(fy1*sy+0.5)).Intersect(page)
+	if r.Dx() < minZoomSide || r.Dy() < minZoomSide {
+		return image.Rectangle{}, false // a small page's speck: nothing to look at closer
+	}
+	return r, true
 }
+
+// minZoomSide is the smallest part of a page, in page pixels, worth a
+// second look (the cropper looks at no page smaller).
+const minZoomSide = 16

@@ -53,4 +53,9 @@ func TestZoomWindow(t *testing.T) {
 	if _, zoom := zoomWindow(blob(20, 10, 30, 16), size, lb, page, NeuralOptions{ZoomMin: -1}.withDefaults()); zoom {
 		t.Fatal("ZoomMin -1 still zooms")
 	}
+	// A 40 x 30 page is upscaled into the letterbox: a speck of interior
+	// there is a pixel or two of the page, not worth a look.
+	if r, zoom := zoomWindow(blob(20, 10, 22, 12), size, letterboxed{w: 64, h: 48}, image.Rect(0, 0, 40, 30), o); zoom {
+		t.Fatalf("a speck of a small page zoomed to %v", r)
+	}
 }
