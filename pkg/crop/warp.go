@@ -36,9 +36,7 @@ func Warp(img image.Image, q geom.Quad) (image.Image, error) {
 		return nil, fmt.Errorf("crop: quad outside the page: %w", ErrDegenerate)
 	}
 	src := img
-	if si, ok := img.(interface {
-		SubImage(image.Rectangle) image.Image
-	}); ok {
+	if si, ok := img.(subImager); ok {
 		src = si.SubImage(box)
 	} else {
 		box = b
