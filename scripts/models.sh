@@ -6,6 +6,8 @@
 # printed words' weights refitted to it (tools/wordsfit); then cropnet (neural cropper) trained on whole factory scenes (block at the end).
 #   CROP_MINUTES=55 CROP_THREADS=2 scripts/models.sh  cropnet's budget (default
 #                                                     55 minutes on every core)
+#   CROP_DEVICE=cuda CROP_WORKERS=14 scripts/models.sh  cropnet on a GPU, its
+#                                                     batches made by 14 processes
 #   scripts/models.sh            data under .cache/train (kept between runs)
 #   MINUTES=90 scripts/models.sh a longer docnet budget (default 75 for its three members; 30 epochs of one take about 16)
 #   THREADS=1 scripts/models.sh  leave cores to other work (default: all)
@@ -102,5 +104,6 @@ make_scenes crop-val 200 4403
 recipe=$( (ls "$data"/crop-*/.done-*; echo "cropnet") | sha256sum | cut -c1-12)
 nice /usr/bin/python3 scripts/train_cropnet.py --train "$data/crop-train" --train "$data/crop-train2" --val "$data/crop-val" \
 	--out models --steps 40000 --batch 12 --crop 192 --threads "${CROP_THREADS:-$threads}" --max-minutes "$crop_minutes" \
+	--device "${CROP_DEVICE:-cpu}" --workers "${CROP_WORKERS:-0}" \
 	--checkpoint "$data/cropnet-$recipe.ckpt" \
 	--data-note "tools/synth -size 448: train 4000 scenes (seed 4401) + 3000 scenes with 2..4 documents (seed 4402, -min-docs 2), val 200 (seed 4403)"

@@ -18,6 +18,13 @@ the end, and a run started again with the same --checkpoint resumes where
 the last one stopped (its time budget counts the time already spent).
 Tensors are kept channels-last: PyTorch's CPU convolutions run the
 depthwise layers about 1.7 times faster that way.
+
+--device cuda trains on a GPU where PyTorch has one; --workers N then makes
+the batches in N processes (each with its own random stream, so a resumed
+run does not repeat the exact batches), as one Python process cannot feed
+a GPU. --no-export stops after the checkpoint: a run on another machine
+brings the checkpoint back, and the same command with --steps no larger
+than the checkpoint's step count evaluates and exports it here.
 """
 
 import argparse
@@ -54,6 +61,9 @@ def parse_args():
                    help="encoder widths at strides 2..32 (train_cropnet_model.CropNet)")
     p.add_argument("--contact-weight", type=float, default=0.0,
                    help="weigh the outline's loss 1 + this where it parts two documents (overlapping or touching)")
+    p.add_argument("--device", default="cpu", help="cpu, or cuda where PyTorch sees a GPU")
+    p.add_argument("--workers", type=int, default=0, help="processes making batches (0: the training process)")
+    p.add_argument("--no-export", action="store_true", help="train and save the checkpoint only (needs --checkpoint)")
     p.add_argument("--checkpoint", default="", help="save progress here every 500 steps; resume from it if present")
     p.add_argument("--data-note", default="", help="how the scenes were made, for the manifest")
     return p.parse_args()
@@ -64,7 +74,7 @@ def loss_fn(logits, y, contact_weight=0.0):
     two documents 1 + contact_weight times more) plus a soft Dice on the
     outline, which keeps it from vanishing on large pages."""
     li = F.binary_cross_entropy_with_logits(logits[:, 0], y[:, 0])
-    pw = torch.tensor(4.0)
+    pw = torch.tensor(4.0, device=logits.device)
     wb = 1 + contact_weight * y[:, 2] if contact_weight else None
     lb = F.binary_cross_entropy_with_logits(logits[:, 1], y[:, 1], weight=wb, pos_weight=pw)
     pb = torch.sigmoid(logits[:, 1])
@@ -73,7 +83,7 @@ def loss_fn(logits, y, contact_weight=0.0):
     return li + lb + dice.mean()
 
 
-def evaluate(net, scenes, batch=16):
+def evaluate(net, scenes, batch=16, device="cpu"):
     """Pixel IoU of the interior map, F1 of the outline map and recall of
     the outline where it parts two documents, at 0.5."""
     net.eval()
@@ -82,7 +92,8 @@ def evaluate(net, scenes, batch=16):
     with torch.no_grad():
         for s in range(0, len(scenes), batch):
             x, y = data.batch(scenes, range(s, min(s + batch, len(scenes))), rng, augment=False)
-            p = net(torch.from_numpy(x).contiguous(memory_format=torch.channels_last)).numpy() > 0.5
+            x = torch.from_numpy(x).to(device).contiguous(memory_format=torch.channels_last)
+            p = net(x).cpu().numpy() > 0.5
             y = y > 0.5
             ti += np.logical_and(p[:, 0], y[:, 0]).sum()
             ui += np.logical_or(p[:, 0], y[:, 0]).sum()
@@ -96,19 +107,50 @@ def evaluate(net, scenes, batch=16):
             "contact_recall": float(tc / max(gc, 1))}
 
 
-def save_checkpoint(path, net, opt, step, elapsed, rng):
-    """Writes the progress of a run atomically (see --checkpoint)."""
+def save_checkpoint(path, net, opt, step, elapsed, rng, where):
+    """Writes the progress of a run atomically (see --checkpoint); where
+    says what it was trained on, for the manifest."""
     torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step, "elapsed": elapsed,
-                "rng": rng.bit_generator.state}, path + ".tmp")
+                "rng": rng.bit_generator.state, "where": where}, path + ".tmp")
     os.replace(path + ".tmp", path)
 
 
-def train(net, scenes, val, args, log):
+class Batches(torch.utils.data.IterableDataset):
+    """An endless stream of training batches, made in DataLoader worker
+    processes, each drawing from its own random stream."""
+
+    def __init__(self, scenes, args, offset):
+        self.scenes, self.args, self.offset = scenes, args, offset
+
+    def __iter__(self):
+        info = torch.utils.data.get_worker_info()
+        rng = np.random.default_rng([self.args.seed, self.offset, info.id if info else 0])
+        while True:
+            idx = rng.integers(0, len(self.scenes), size=self.args.batch)
+            yield data.batch(self.scenes, idx, rng, crop=self.args.crop)
+
+
+def batch_source(scenes, args, rng, offset):
+    """Yields (x, y) numpy batches: from worker processes with --workers,
+    else made here from rng (the CPU runs' reproducible stream)."""
+    if args.workers > 0:
+        loader = torch.utils.data.DataLoader(Batches(scenes, args, offset), batch_size=None,
+                                             num_workers=args.workers, prefetch_factor=8, persistent_workers=True)
+        for x, y in loader:
+            yield x, y
+    while True:
+        idx = rng.integers(0, len(scenes), size=args.batch)
+        x, y = data.batch(scenes, idx, rng, crop=args.crop)
+        yield torch.from_numpy(x), torch.from_numpy(y)
+
+
+def train(net, scenes, val, args, log, where):
     rng = np.random.default_rng(args.seed)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     step, spent = 0, 0.0
     if args.checkpoint and os.path.exists(args.checkpoint):
-        ck = torch.load(args.checkpoint)
+        ck = torch.load(args.checkpoint, map_location=args.device)
+        where = ck.get("where", where)
         net.load_state_dict(ck["net"])
         opt.load_state_dict(ck["opt"])
         step, spent = ck["step"], ck["elapsed"]
@@ -118,6 +160,7 @@ def train(net, scenes, val, args, log):
     budget = args.max_minutes * 60
     run = 0.0
     first = step
+    source = batch_source(scenes, args, rng, first) if step < args.steps else None
     while step < args.steps:
         progress = max(step / args.steps, (time.time() - t0) / budget)
         if progress >= 1:
@@ -126,10 +169,9 @@ def train(net, scenes, val, args, log):
         warm = min(1.0, (step + 1) / 100)
         for g in opt.param_groups:
             g["lr"] = args.lr * warm * 0.5 * (1 + np.cos(np.pi * progress))
-        idx = rng.integers(0, len(scenes), size=args.batch)
-        x, y = data.batch(scenes, idx, rng, crop=args.crop)
-        x = torch.from_numpy(x).contiguous(memory_format=torch.channels_last)
-        loss = loss_fn(net.logits(x), torch.from_numpy(y), args.contact_weight)
+        x, y = next(source)
+        x = x.to(args.device, non_blocking=True).contiguous(memory_format=torch.channels_last)
+        loss = loss_fn(net.logits(x), y.to(args.device, non_blocking=True), args.contact_weight)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -139,12 +181,12 @@ def train(net, scenes, val, args, log):
             log(f"step {step} loss {run:.4f} lr {opt.param_groups[0]['lr']:.5f} "
                 f"{(time.time() - t0) / step:.2f} s/step")
         if args.checkpoint and step % 500 == 0:
-            save_checkpoint(args.checkpoint, net, opt, step, time.time() - t0, rng)
+            save_checkpoint(args.checkpoint, net, opt, step, time.time() - t0, rng, where)
         if step % 2000 == 0:
-            log(f"val {json.dumps(evaluate(net, val))}")
-    if args.checkpoint:
-        save_checkpoint(args.checkpoint, net, opt, step, time.time() - t0, rng)
-    return step, time.time() - t0
+            log(f"val {json.dumps(evaluate(net, val, device=args.device))}")
+    if args.checkpoint and step > first:
+        save_checkpoint(args.checkpoint, net, opt, step, time.time() - t0, rng, where)
+    return step, time.time() - t0, where
 
 
 def export(net, path):
@@ -180,12 +222,20 @@ def main():
     log(f"train {len(scenes)} scenes ({docs} documents), val {len(val)}; loaded in {time.time() - t_start:.0f}s")
 
     widths = tuple(int(v) for v in args.widths.split(","))
-    net = CropNet(widths).to(memory_format=torch.channels_last)
+    net = CropNet(widths).to(args.device).to(memory_format=torch.channels_last)
     params = sum(p.numel() for p in net.parameters())
-    log(f"cropnet: {params} parameters, input {data.SIZE}x{data.SIZE}")
-    steps, train_s = train(net, scenes, val, args, log)
-    metrics = evaluate(net, val)
+    where = f"CPU, {args.threads} threads"
+    if args.device.startswith("cuda"):
+        torch.backends.cudnn.benchmark = True
+        where = f"{torch.cuda.get_device_name()}, {args.workers} data workers, torch {torch.__version__}"
+    log(f"cropnet: {params} parameters, input {data.SIZE}x{data.SIZE}, on {where}")
+    steps, train_s, where = train(net, scenes, val, args, log, where)
+    metrics = evaluate(net, val, device=args.device)
     log(f"final val {json.dumps(metrics)}")
+    if args.no_export:
+        log(f"--no-export: checkpoint {args.checkpoint} at step {steps}")
+        return
+    net = net.cpu()
 
     os.makedirs(args.out, exist_ok=True)
     onnx_path = os.path.join(args.out, f"{args.name}.onnx")
@@ -213,14 +263,14 @@ def main():
         "heads": [{"output": "masks", "classes": ["interior", "boundary"], "temperature": 1}],
         "training": {
             "seed": args.seed, "script": "scripts/train_cropnet.py", "steps": steps, "batch": args.batch, "crop": args.crop,
-            "lr": args.lr, "contact_weight": args.contact_weight, "threads": args.threads, "train_scenes": len(scenes), "train_documents": docs,
+            "lr": args.lr, "contact_weight": args.contact_weight, "trained_on": where, "train_scenes": len(scenes), "train_documents": docs,
             "val_scenes": len(val), "parameters": int(params), "widths": list(widths), "boundary_width_px": data.BOUNDARY_WIDTH,
             "train_seconds": round(train_s), "torch": torch.__version__, "data": args.data_note,
         },
         "metrics": {"split": "val (synthetic, held out), pixels at 0.5",
                     **{k: round(v, 4) for k, v in metrics.items()}},
         "made": "scripts/models.sh: synthetic scenes from tools/synth, trained by scripts/train_cropnet.py "
-                "(PyTorch, CPU), exported with torch.onnx opset 13; output masks are sigmoid probabilities "
+                "(PyTorch), exported with torch.onnx opset 13; output masks are sigmoid probabilities "
                 "(batch x 2 x 256 x 256: interior, boundary)",
     }
     write_manifest(args.out, entry)
