@@ -111,7 +111,10 @@ def save_checkpoint(path, net, opt, step, elapsed, rng, where):
     """Writes the progress of a run atomically (see --checkpoint); where
     says what it was trained on, for the manifest."""
     torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step, "elapsed": elapsed,
-                "rng": rng.bit_generator.state, "where": where}, path + ".tmp")
+                # plain Python ints: NumPy 2 pickles its own integers under a module
+                # NumPy 1 lacks, and a checkpoint made on another machine is
+                # exported here
+                "rng": json.loads(json.dumps(rng.bit_generator.state, default=int)), "where": where}, path + ".tmp")
     os.replace(path + ".tmp", path)
 
 
@@ -168,7 +171,7 @@ def train(net, scenes, val, args, log, where):
             break
         warm = min(1.0, (step + 1) / 100)
         for g in opt.param_groups:
-            g["lr"] = args.lr * warm * 0.5 * (1 + np.cos(np.pi * progress))
+            g["lr"] = float(args.lr * warm * 0.5 * (1 + np.cos(np.pi * progress)))  # no NumPy scalar in the checkpoint
         x, y = next(source)
         x = x.to(args.device, non_blocking=True).contiguous(memory_format=torch.channels_last)
         loss = loss_fn(net.logits(x), y.to(args.device, non_blocking=True), args.contact_weight)
