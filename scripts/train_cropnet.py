@@ -215,6 +215,10 @@ def reference_input(size):
 
 def main():
     args = parse_args()
+    if args.no_export and not args.checkpoint:
+        sys.exit("train_cropnet.py: --no-export keeps only the checkpoint: name one with --checkpoint")
+    if args.device.startswith("cuda") and not torch.cuda.is_available():
+        sys.exit(f"train_cropnet.py: --device {args.device}, but PyTorch sees no GPU here")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     log = lambda s: print(f"[cropnet {time.strftime('%H:%M:%S')}] {s}", flush=True)  # noqa: E731
