@@ -134,13 +134,14 @@ class Batches(torch.utils.data.IterableDataset):
 
 
 def batch_source(scenes, args, rng, offset):
-    """Yields (x, y) numpy batches: from worker processes with --workers,
-    else made here from rng (the CPU runs' reproducible stream)."""
+    """Yields (x, y) batches as tensors: from worker processes with
+    --workers, else made here from rng (the CPU runs' reproducible stream).
+    Nothing starts before the first batch is asked for."""
     if args.workers > 0:
         loader = torch.utils.data.DataLoader(Batches(scenes, args, offset), batch_size=None,
                                              num_workers=args.workers, prefetch_factor=8, persistent_workers=True)
-        for x, y in loader:
-            yield x, y
+        yield from loader
+        return
     while True:
         idx = rng.integers(0, len(scenes), size=args.batch)
         x, y = data.batch(scenes, idx, rng, crop=args.crop)
@@ -163,7 +164,7 @@ def train(net, scenes, val, args, log, where):
     budget = args.max_minutes * 60
     run = 0.0
     first = step
-    source = batch_source(scenes, args, rng, first) if step < args.steps else None
+    source = batch_source(scenes, args, rng, first)
     while step < args.steps:
         progress = max(step / args.steps, (time.time() - t0) / budget)
         if progress >= 1:

@@ -46,9 +46,9 @@ type cropSet struct {
 	Results []*cropResults
 }
 
-// openCroppers builds the croppers compared: the neural one (as the
-// service runs it, with one look only, and without the full-resolution
-// refinement) and the simple one.
+// openCroppers builds the croppers compared: the neural one as the
+// service runs it, the same with one look only (no second, closer look)
+// and without the full-resolution refinement, and the simple one.
 func openCroppers(modelsDir string) ([]cropper, func(), error) {
 	nn, err := crop.OpenNeural(crop.NeuralConfig{Dir: modelsDir, Threads: 1})
 	if err != nil {
