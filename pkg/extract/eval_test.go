@@ -3,7 +3,10 @@ package extract_test
 import (
 	"context"
 	"fmt"
+	"image"
+	"image/jpeg"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,8 +23,10 @@ import (
 // measurement, run on demand: EXTRACT_EVAL_N sets the count per condition
 // (the test is skipped without it), EXTRACT_EVAL_OUT a file for the
 // Markdown tables, EXTRACT_EVAL_SEED another seed than the reported one
-// (to tune on), EXTRACT_EVAL_COND "scans" or "photos" one condition only;
-// the figures are in docs/accuracy-extraction.md.
+// (to tune on), EXTRACT_EVAL_COND "scans" or "photos" one condition only,
+// EXTRACT_EVAL_DUMP a folder to write every crop to as JPEG (named by
+// condition and sample number, to look at the failures logged); the
+// figures are in docs/accuracy-extraction.md.
 func TestEvalSynthetic(t *testing.T) {
 	n, err := strconv.Atoi(os.Getenv("EXTRACT_EVAL_N"))
 	if err != nil || n <= 0 {
@@ -72,7 +77,14 @@ func evalCondition(t *testing.T, x *extract.Extractor, dir *subdivision.Director
 		return 2
 	}
 	var spent time.Duration
+	dump := os.Getenv("EXTRACT_EVAL_DUMP")
 	for i, s := range synthPassports(t, c, seed, n) {
+		if dump != "" {
+			name := filepath.Join(dump, fmt.Sprintf("%s-%d-%02d.jpg", strings.Fields(c.name)[0], seed, i))
+			if err := writeJPEG(name, s.img); err != nil {
+				t.Fatal(err)
+			}
+		}
 		start := time.Now()
 		got, err := x.Passport(context.Background(), s.img)
 		spent += time.Since(start)
@@ -159,4 +171,20 @@ func pct(a, b int) float64 {
 		return 0
 	}
 	return 100 * float64(a) / float64(b)
+}
+
+// writeJPEG writes img to name at quality 92, making its folder.
+func writeJPEG(name string, img image.Image) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return fmt.Errorf("dump folder: %w", err)
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		return fmt.Errorf("dump crop: %w", err)
+	}
+	if err := jpeg.Encode(f, img, &jpeg.Options{Quality: 92}); err != nil {
+		f.Close()
+		return fmt.Errorf("dump crop %s: %w", name, err)
+	}
+	return f.Close()
 }

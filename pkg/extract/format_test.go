@@ -24,6 +24,8 @@ func TestFormats(t *testing.T) {
 		{"sex unreadable", sexText, "Ж", ""},
 		{"name", name, " ПЕТРОВА- ", "ПЕТРОВА"},
 		{"name of one letter", name, "Я", ""},
+		{"name beside a stray letter", name, "Г ЮДИНА", "ЮДИНА"},
+		{"double name", name, "АННА-МАРИЯ", "АННА-МАРИЯ"},
 		{"name ending in a short i", name, "АНДРЕИ", "АНДРЕЙ"},
 		{"name ending in a short i after и", name, "ЕВГЕНИИ", "ЕВГЕНИЙ"},
 		{"two names, one with a short i", name, "НИКОЛАИ ПЕТРОВ", "НИКОЛАЙ ПЕТРОВ"},

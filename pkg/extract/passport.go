@@ -62,6 +62,7 @@ type read struct {
 	text string
 	conf float64
 	rect image.Rectangle
+	pp   bool // read by PP-OCR (digits), not Tesseract
 }
 
 // Passport extracts the 13 fields of passport_main from an upright crop.
@@ -137,15 +138,48 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 	// lies on the crop.
 	vis := map[string]read{}
 	var verr error
+	// Black values are read on the brightest channel, where the pink
+	// lace under them fades (lightest); the red number on the colours.
+	var vimg image.Image = lightest(img)
+	// Digit fields are read by PP-OCR first (readDigits): on the
+	// factory's scans it read 112 of 112 dates, codes and numbers right
+	// where Tesseract read 77, on its photos 137 of 170 against 73, and
+	// Tesseract was never right where PP-OCR was wrong. Tesseract reads
+	// what PP-OCR cannot, and its reading of the block (a form without a
+	// zone), when it agrees, makes the digits sure.
+	done := map[string]bool{}
 	look := func(f string) (read, bool) {
-		if v, ok := vis[f]; ok {
+		if v, ok := vis[f]; ok && (done[f] || !digitFields[f]) {
 			return v, v.text != ""
 		}
+		done[f] = true
 		r, ok := x.region(place, f, b)
 		if !ok || verr != nil {
-			return read{}, false
+			v := vis[f]
+			return v, v.text != ""
 		}
-		got, err := x.readVisual(ctx, img, r, passportVisual[f], x.passport.vert[f])
+		if digitFields[f] {
+			d, ok, err := x.readDigits(ctx, img, r, f, x.passport.vert[f])
+			if err != nil {
+				verr = err
+				return read{}, false
+			}
+			if ok {
+				if t, seen := vis[f]; seen && t.text == d.text {
+					d.conf = 1
+				}
+				vis[f] = d
+				return d, true
+			}
+			if v, seen := vis[f]; seen {
+				return v, v.text != ""
+			}
+		}
+		src := vimg
+		if f == "series_and_number" {
+			src = img
+		}
+		got, err := x.readVisual(ctx, src, r, passportVisual[f], x.passport.vert[f])
 		if err != nil {
 			verr = err
 			return read{}, false
@@ -155,7 +189,7 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 	}
 	if !placed {
 		// Without the zone the form's printed lines are read in order.
-		ordered, err := x.byOrder(ctx, img, place)
+		ordered, err := x.byOrder(ctx, vimg, place)
 		if err != nil {
 			return nil, err
 		}
@@ -173,20 +207,30 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 		return true
 	}
 	// The number is printed along the edge of both pages: without a
-	// verified zone, when its region on the zone's page gives nothing,
-	// each copy is read as red ink on white and as photographed, and a
-	// text read twice wins.
+	// verified zone its region on the zone's page is read (PP-OCR's digits
+	// first, as every digit field); when PP-OCR reads nothing there, each
+	// copy is read as red ink on white and as photographed, by Tesseract
+	// and by PP-OCR, and a text read twice wins (spreadNumber).
 	setNumber := func() {
-		if setVis("series_and_number", 0.9) || verr != nil {
+		const f = "series_and_number"
+		v, seen := look(f)
+		if verr != nil {
 			return
 		}
-		f, ok, err := x.spreadNumber(ctx, img)
+		if seen && v.pp {
+			setVis(f, 0.9)
+			return
+		}
+		got, ok, err := x.spreadNumber(ctx, img)
 		if err != nil {
 			verr = err
 			return
 		}
-		if ok {
-			out["series_and_number"] = f
+		switch {
+		case ok:
+			out[f] = got
+		case seen:
+			setVis(f, 0.9)
 		}
 	}
 	// The sex's region catches the captions beside it (Пол, Дата
@@ -201,7 +245,7 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 			if !ok {
 				continue
 			}
-			got, err := x.readVisual(ctx, img, r, passportVisual["sex"], false)
+			got, err := x.readVisual(ctx, vimg, r, passportVisual["sex"], false)
 			if err != nil {
 				verr = err
 				return

@@ -316,10 +316,10 @@ func lineBox(l ocr.Line) image.Rectangle {
 }
 
 // spreadNumber reads the series and number printed in red along the
-// right edge of both pages of a spread (read upwards), each copy twice:
-// as red ink on white (the page's patterns gone) and as photographed.
-// A text read more than once is sure; otherwise the most confident
-// reading. ok is false when nothing legible is read.
+// right edge of both pages of a spread (read upwards), each copy three
+// times: by Tesseract as red ink on white (the page's patterns gone) and
+// as photographed, and by PP-OCR's digits (readDigits). A text read more
+// than once is sure; otherwise the most confident reading. ok is false when nothing legible is read.
 func (x *Extractor) spreadNumber(ctx context.Context, img image.Image) (Field, bool, error) {
 	b := img.Bounds()
 	place := x.passport.fromCrop(b)
@@ -356,7 +356,13 @@ func (x *Extractor) spreadNumber(ctx context.Context, img image.Image) (Field, b
 		if err != nil {
 			return Field{}, false, err
 		}
-		for _, c := range []read{best, plain} {
+		// PP-OCR reads the digits of a blurred photo where Tesseract
+		// reads none.
+		digits, _, err := x.readDigits(ctx, img, r, "series_and_number", true)
+		if err != nil {
+			return Field{}, false, err
+		}
+		for _, c := range []read{best, plain, digits} {
 			if c.text != "" {
 				c.rect = r
 				reads = append(reads, c)

@@ -3,6 +3,7 @@ package extract
 import (
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"docsuite/pkg/mrz"
 	"docsuite/pkg/ocr"
@@ -36,8 +37,17 @@ func abbreviations(s string) string {
 // placeName is the text of a place of birth (see authorityText).
 func placeName(s string) string { return authorityText(s) }
 
+// name is the text of a name field: words of one letter, which no name
+// has (the edge of the portrait's frame or a caption read as Г or П),
+// are dropped, and the short i fixed at the ends of words.
 func name(s string) string {
-	s = shortIAtEnds(strings.Trim(s, " -"), true)
+	var words []string
+	for _, w := range strings.Fields(s) {
+		if utf8.RuneCountInString(strings.Trim(w, "-")) > 1 {
+			words = append(words, w)
+		}
+	}
+	s = shortIAtEnds(strings.Trim(strings.Join(words, " "), " -"), true)
 	if len([]rune(s)) < 2 {
 		return ""
 	}
@@ -189,13 +199,25 @@ func valueWords(lines []ocr.Line, minHeight, minConf float64) (string, []ocr.Lin
 	numeric := func(w ocr.Word) bool {
 		return (len(w.Text) >= 5 && strings.Trim(w.Text, "0123456789.-") == "") || sexWord(w.Text)
 	}
-	var hs []int
+	// The reference height is that of the confident words of two
+	// characters or more: a single letter is most often the edge of the
+	// portrait's frame or of a caption read as Г or П, taller than the
+	// value, and with the value alone beside it the median was its height
+	// (ЮДИНА then fell under the caption's height limit).
+	var hs, singles []int
 	for _, l := range lines {
 		for _, w := range l.Words {
 			if w.Confidence >= minConf || numeric(w) {
-				hs = append(hs, height(w))
+				if utf8.RuneCountInString(w.Text) < 2 {
+					singles = append(singles, height(w))
+				} else {
+					hs = append(hs, height(w))
+				}
 			}
 		}
+	}
+	if len(hs) == 0 {
+		hs = singles
 	}
 	if len(hs) == 0 {
 		return "", nil

@@ -420,3 +420,7 @@ func grid(l ppocr.Line, length int, pitch float64) (string, []float64, bool) {
 	}
 	return b.String(), probs, true
 }
+
+// Engine returns the PP-OCR engine the reader recognises with, for other
+// readings of the same crop (digits of a document's visual zone).
+func (r *Reader) Engine() *ppocr.Engine { return r.e }
