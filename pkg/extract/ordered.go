@@ -19,6 +19,10 @@ var (
 	issueBlock  = [4]float64{4, 9, 112, 33}
 )
 
+// sureLine is the least mean word confidence of a value line of the
+// block taken as a name without reading the name's own region first.
+const sureLine = 0.8
+
 var (
 	reDateIn = regexp.MustCompile(`\d{2}\.?\d{2}\.?\d{4}`)
 	reCodeIn = regexp.MustCompile(`\d{3} ?[-–]? ?\d{3}`)
@@ -99,10 +103,18 @@ func (x *Extractor) byOrder(ctx context.Context, img image.Image, place placemen
 				// region, so a name not read leaves its field out
 				// instead of shifting the others (and the page's
 				// heading into the surname).
+				// A line read unsure (a bold face's НИКИТИН as НИК) is
+				// weak: the name's own region is read first, on the band
+				// of its words (rereadLine), and the line kept when that
+				// reads nothing.
 				for _, f := range []string{"surname", "first_name", "other_names"} {
 					for _, nl := range lines[:i] {
 						if x.fits(place, f, nl.rect, b) {
 							set(f, nl, name(nl.text))
+							if r, ok := out[f]; ok && nl.conf < sureLine {
+								r.weak = true
+								out[f] = r
+							}
 							break
 						}
 					}

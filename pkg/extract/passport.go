@@ -63,6 +63,9 @@ type read struct {
 	conf float64
 	rect image.Rectangle
 	pp   bool // read by PP-OCR (digits), not Tesseract
+	// weak marks a name taken from an unsure line of the block read
+	// whole: the name's own region is read first.
+	weak bool
 }
 
 // Passport extracts the 13 fields of passport_main from an upright crop.
@@ -149,7 +152,7 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 	// zone), when it agrees, makes the digits sure.
 	done := map[string]bool{}
 	look := func(f string) (read, bool) {
-		if v, ok := vis[f]; ok && (done[f] || !digitFields[f]) {
+		if v, ok := vis[f]; ok && (done[f] || !(digitFields[f] || v.weak)) {
 			return v, v.text != ""
 		}
 		done[f] = true
@@ -183,6 +186,10 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 		if err != nil {
 			verr = err
 			return read{}, false
+		}
+		if v, ok := vis[f]; ok && got.text == "" {
+			// The block's weak line, when the region reads nothing.
+			return v, v.text != ""
 		}
 		vis[f] = got
 		return got, got.text != ""
@@ -445,6 +452,12 @@ func (x *Extractor) readRegion(ctx context.Context, sub image.Image, r image.Rec
 		}
 		if err := x.rereadDoubtful(ctx, sub, lines, v, minHeight, minConf); err != nil {
 			return read{}, err
+		}
+		if !v.block {
+			var err error
+			if lines, err = x.rereadLine(ctx, sub, lines, v, minConf); err != nil {
+				return read{}, err
+			}
 		}
 		txt, lines = valueWords(lines, minHeight, minConf)
 	}

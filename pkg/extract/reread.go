@@ -142,3 +142,60 @@ func tripled(s string) bool {
 	}
 	return false
 }
+
+// rereadLine reads a one-line field again on the band of its words alone
+// when Tesseract left doubtful words at least half the value's height on
+// it: in the field's region the caption, the rules and the margin throw
+// off Tesseract's line finding, and a bold face's НИКИТИН came back as
+// НИК and Н, ПЕТРОВИЧ as П and ВИЧ, where the band alone reads whole.
+// The second reading replaces the first when its words are surer on
+// average; coordinates stay sub's (relative to its bounds).
+func (x *Extractor) rereadLine(ctx context.Context, sub image.Image, lines []ocr.Line, v visual, minConf float64) ([]ocr.Line, error) {
+	ref, ok := refHeight(lines, minConf)
+	if !ok {
+		return lines, nil
+	}
+	var band image.Rectangle
+	doubt, sum, n := false, 0.0, 0
+	for _, l := range lines {
+		for _, w := range l.Words {
+			if float64(wordHeight(w)) < 0.5*ref {
+				continue
+			}
+			doubt = doubt || w.Confidence < minConf
+			sum += w.Confidence
+			n++
+			band = band.Union(image.Rect(w.Coords[0][0], w.Coords[0][1], w.Coords[3][0], w.Coords[3][1]))
+		}
+	}
+	if !doubt || band.Empty() {
+		return lines, nil
+	}
+	b := sub.Bounds()
+	pad := int(ref / 3)
+	r := image.Rect(band.Min.X-int(ref/2), band.Min.Y-pad, band.Max.X+int(ref/2), band.Max.Y+pad).Add(b.Min).Intersect(b)
+	if r.Dx() < 4 || r.Dy() < 4 {
+		return lines, nil
+	}
+	_, got, err := x.ocr.ReadField(ctx, subImage(sub, r), ocr.FieldOptions{Whitelist: v.whitelist})
+	if err != nil {
+		return nil, fmt.Errorf("extract: read line again: %w", err)
+	}
+	if len(got) == 0 || meanConfidence(got) <= sum/float64(n) {
+		return lines, nil
+	}
+	d := r.Min.Sub(b.Min)
+	for i := range got {
+		for k := range got[i].Coords {
+			got[i].Coords[k][0] += d.X
+			got[i].Coords[k][1] += d.Y
+		}
+		for j := range got[i].Words {
+			for k := range got[i].Words[j].Coords {
+				got[i].Words[j].Coords[k][0] += d.X
+				got[i].Words[j].Coords[k][1] += d.Y
+			}
+		}
+	}
+	return got, nil
+}

@@ -83,3 +83,42 @@ func TestSexKeptWhateverItsScore(t *testing.T) {
 		t.Errorf("sex %q, want %q", g, w)
 	}
 }
+
+// In a bold face, a name read in its region came back in fragments
+// (НИКИТИН as НИК, ПЕТРОВИЧ as ВИЧ; seed 20261125's 10th and 22nd scans)
+// where the band of its words alone reads whole (rereadLine), and the
+// block's unsure line no longer stands for the name.
+func TestNamesReadOnTheirBand(t *testing.T) {
+	x := newExtractor(t)
+	all := synthPassports(t, scans, 20261125, 22)
+	for _, i := range []int{9, 21} {
+		s := all[i]
+		got, err := x.Passport(context.Background(), s.img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"surname", "first_name", "other_names"} {
+			if g, w := got[f].Text, s.fields[f]; g != w {
+				t.Errorf("scan %d: %s %q, want %q", i, f, g, w)
+			}
+		}
+	}
+}
+
+// Digits are read by PP-OCR first: Tesseract read the factory's 0 as 9
+// in the series and number of seed 20261124's 25th and 28th scans
+// (7309 670093 as 7309 679093, 0412 as 9412).
+func TestDigitsByPPOCR(t *testing.T) {
+	x := newExtractor(t)
+	all := synthPassports(t, scans, 20261124, 28)
+	for _, i := range []int{24, 27} {
+		s := all[i]
+		got, err := x.Passport(context.Background(), s.img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := got["series_and_number"].Text, s.fields["series_and_number"]; g != w {
+			t.Errorf("scan %d: series_and_number %q, want %q", i, g, w)
+		}
+	}
+}

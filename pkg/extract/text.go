@@ -195,41 +195,16 @@ func sameName(a, b string) bool {
 // which it scores near zero when the caption above touches them), and
 // returns their text and the lines that still hold words.
 func valueWords(lines []ocr.Line, minHeight, minConf float64) (string, []ocr.Line) {
-	height := func(w ocr.Word) int { return w.Coords[3][1] - w.Coords[0][1] }
-	numeric := func(w ocr.Word) bool {
-		return (len(w.Text) >= 5 && strings.Trim(w.Text, "0123456789.-") == "") || sexWord(w.Text)
-	}
-	// The reference height is that of the confident words of two
-	// characters or more: a single letter is most often the edge of the
-	// portrait's frame or of a caption read as Г or П, taller than the
-	// value, and with the value alone beside it the median was its height
-	// (ЮДИНА then fell under the caption's height limit).
-	var hs, singles []int
-	for _, l := range lines {
-		for _, w := range l.Words {
-			if w.Confidence >= minConf || numeric(w) {
-				if utf8.RuneCountInString(w.Text) < 2 {
-					singles = append(singles, height(w))
-				} else {
-					hs = append(hs, height(w))
-				}
-			}
-		}
-	}
-	if len(hs) == 0 {
-		hs = singles
-	}
-	if len(hs) == 0 {
+	ref, ok := refHeight(lines, minConf)
+	if !ok {
 		return "", nil
 	}
-	sort.Ints(hs)
-	ref := float64(hs[len(hs)/2])
 	var words []string
 	var kept []ocr.Line
 	for _, l := range lines {
 		var ws []ocr.Word
 		for _, w := range l.Words {
-			if float64(height(w)) >= minHeight*ref && (w.Confidence >= minConf || numeric(w)) {
+			if float64(wordHeight(w)) >= minHeight*ref && (w.Confidence >= minConf || numericWord(w)) {
 				ws = append(ws, w)
 				words = append(words, w.Text)
 			}
@@ -240,6 +215,46 @@ func valueWords(lines []ocr.Line, minHeight, minConf float64) (string, []ocr.Lin
 		}
 	}
 	return strings.Join(words, " "), kept
+}
+
+// wordHeight is a word's height in pixels.
+func wordHeight(w ocr.Word) int { return w.Coords[3][1] - w.Coords[0][1] }
+
+// numericWord reports whether w is made of five or more digits, dots and
+// hyphens (a date, a code) or is the sex as printed: words Tesseract
+// often reads right but scores low.
+func numericWord(w ocr.Word) bool {
+	return (len(w.Text) >= 5 && strings.Trim(w.Text, "0123456789.-") == "") || sexWord(w.Text)
+}
+
+// refHeight is the height of a value's words among lines: the median of
+// the confident (or numeric) words of two characters or more. A single
+// letter is most often the edge of the portrait's frame or of a caption
+// read as Г or П, taller than the value, and with the value alone beside
+// it the median was its height (ЮДИНА then fell under the caption's
+// height limit); single letters count only when nothing else does. ok
+// is false when no word is sure.
+func refHeight(lines []ocr.Line, minConf float64) (float64, bool) {
+	var hs, singles []int
+	for _, l := range lines {
+		for _, w := range l.Words {
+			if w.Confidence >= minConf || numericWord(w) {
+				if utf8.RuneCountInString(w.Text) < 2 {
+					singles = append(singles, wordHeight(w))
+				} else {
+					hs = append(hs, wordHeight(w))
+				}
+			}
+		}
+	}
+	if len(hs) == 0 {
+		hs = singles
+	}
+	if len(hs) == 0 {
+		return 0, false
+	}
+	sort.Ints(hs)
+	return float64(hs[len(hs)/2]), true
 }
 
 // sexWord reports whether s is the sex as the passport prints it (МУЖ.
