@@ -12,9 +12,10 @@ import (
 )
 
 // digitFields are the visual fields printed in digits alone (with dots,
-// a hyphen or a space), which PP-OCR's recogniser, trained on Latin
-// script and digits, reads where Tesseract reads nothing: blurred phone
-// photos.
+// a hyphen or a space). PP-OCR's recogniser, trained on Latin script and
+// digits, reads them first: it reads blurred photos' digits where
+// Tesseract reads nothing, and the factory's 0 that Tesseract takes for
+// a 9 in some faces.
 var digitFields = map[string]bool{
 	"date_of_birth": true, "date_of_issue": true, "subdivision_code": true, "series_and_number": true,
 }
