@@ -5,10 +5,11 @@
 // Tesseract runs single-threaded per page: its OpenMP build is seven times
 // slower on two cores otherwise. OMP_THREAD_LIMIT=1 must be in the
 // process's environment when it starts (the Makefile, the Dockerfile and
-// the topology set it): libgomp reads it when loaded, before any Go code
-// runs, so New setting it when unset only passes it on to child
-// processes (measured: a passport's extraction on one core 0.84 s with
-// the variable set by New alone, 0.58 s with it in the environment). Engines are expensive to create (the language data
+// the topology set it, and pkg/cli starts a model role again with it when
+// it is missing): libgomp reads it when loaded, before any Go code runs,
+// so New setting it when unset only passes it on to child processes
+// (measured: a passport's extraction on one core 0.84 s with the variable
+// set by New alone, 0.58 s with it in the environment). Engines are expensive to create (the language data
 // is loaded once per engine), so an Engine keeps a pool of them.
 package ocr
 
