@@ -82,6 +82,10 @@ func TestSexKeptWhateverItsScore(t *testing.T) {
 	if g, w := got["sex"].Text, s.fields["sex"]; g != w {
 		t.Errorf("sex %q, want %q", g, w)
 	}
+	// Kept with the confidence its format earns, not Tesseract's score.
+	if c := got["sex"].Confidence; c < 0.7 {
+		t.Errorf("sex confidence %.2f, want at least 0.7", c)
+	}
 }
 
 // In a bold face, a name read in its region came back in fragments

@@ -81,6 +81,9 @@ func (x *Extractor) readRegion(ctx context.Context, sub image.Image, r image.Rec
 			}
 		}
 		out.conf = sum / float64(max(n, 1))
+		if out.text != "" {
+			out.conf = max(out.conf, v.floor)
+		}
 		if onWords {
 			out.rect = box.Add(r.Min)
 		}
