@@ -79,7 +79,8 @@ synth: deps
 ## docs/accuracy.md (plots beside it). Then both croppers in-process on a
 ## fresh synthetic test set (seed 90210) and the real data:
 ## docs/accuracy-cropper.md; then the service on that synthetic set:
-## docs/accuracy-synthetic.md.
+## docs/accuracy-synthetic.md; then the passport extraction on 40 factory
+## scans and 40 photos: docs/accuracy-extraction-current.md.
 # FACTORY tags the synthetic test set with the factory's sources: a
 # changed factory makes it again.
 eval: FACTORY = $(shell scripts/factory-tag.sh)
@@ -88,6 +89,7 @@ eval: build
 	test -f $(CACHE)/crop-test/.done-200-90210-$(FACTORY) || { rm -rf $(CACHE)/crop-test && nice go run ./tools/synth -out $(CACHE)/crop-test -n 200 -seed 90210 && touch $(CACHE)/crop-test/.done-200-90210-$(FACTORY); }
 	nice go run ./tools/eval -crop -synth $(CACHE)/crop-test -real ../shared/realdata -out docs/accuracy-cropper.md
 	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -synth $(CACHE)/crop-test -out docs/accuracy-synthetic.md'
+	EXTRACT_EVAL_N=40 EXTRACT_EVAL_OUT=$(ROOT)/docs/accuracy-extraction-current.md go test -count=1 -timeout 30m -run TestEvalSynthetic ./pkg/extract
 
 ## bench: latency and throughput of a fresh all-in-one and of the process
 ## topology behind nginx; report in docs/benchmarks.md.

@@ -22,7 +22,8 @@ import (
 // truth) and the exact rate of MRZ lines, under two conditions. It is a
 // measurement, run on demand: EXTRACT_EVAL_N sets the count per condition
 // (the test is skipped without it), EXTRACT_EVAL_OUT a file for the
-// Markdown tables, EXTRACT_EVAL_SEED another seed than the reported one
+// Markdown tables (make eval writes docs/accuracy-extraction-current.md),
+// EXTRACT_EVAL_SEED another seed than the reported one
 // (to tune on), EXTRACT_EVAL_COND "scans" or "photos" one condition only,
 // EXTRACT_EVAL_DUMP a folder to write every crop to as JPEG (named by
 // condition and sample number, to look at the failures logged); the
@@ -46,11 +47,16 @@ func TestEvalSynthetic(t *testing.T) {
 		if only := os.Getenv("EXTRACT_EVAL_COND"); only != "" && !strings.HasPrefix(c.name, only) {
 			continue
 		}
-		fmt.Fprintf(&report, "### %s, seed %d\n\n%s\n", c.name, seed, evalCondition(t, x, dir, c, seed, n))
+		fmt.Fprintf(&report, "## %s, seed %d\n\n%s\n", c.name, seed, evalCondition(t, x, dir, c, seed, n))
 	}
 	t.Log("\n" + report.String())
 	if out := os.Getenv("EXTRACT_EVAL_OUT"); out != "" {
-		if err := os.WriteFile(out, []byte(report.String()), 0o644); err != nil {
+		doc := "# Passport extraction on the factory's passports (generated)\n\n" +
+			"Written by `make eval` (`EXTRACT_EVAL_N=40 EXTRACT_EVAL_OUT=... go test ./pkg/extract -run EvalSynthetic`)" +
+			" with the code and the document factory of the commit that holds this file, so the figures follow" +
+			" the factory's changes. How the fields are read, what the figures mean and their history:" +
+			" [accuracy-extraction.md](accuracy-extraction.md).\n\n" + report.String()
+		if err := os.WriteFile(out, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

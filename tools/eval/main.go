@@ -91,7 +91,8 @@ const seeAlso = `# Accuracy
 
 Made by ` + "`make eval`" + ` against a fresh all-in-one (default cropper). Other pages:
 [synthetic test set](accuracy-synthetic.md) (the same measures on fresh factory scenes),
-[croppers](accuracy-cropper.md), [extraction](accuracy-extraction.md), [forgery check](accuracy-fraud.md),
+[croppers](accuracy-cropper.md), [extraction](accuracy-extraction.md) (current figures:
+[accuracy-extraction-current.md](accuracy-extraction-current.md)), [forgery check](accuracy-fraud.md),
 [quality flags](quality.md), and how the models are made and measured in [models](models.md).
 
 `
