@@ -53,7 +53,8 @@ func TestRegistrationScans(t *testing.T) {
 // conditions of TestEvalSynthetic. issuing_authority is the shipped
 // directory's name of the subdivision code read (use_internal_api). Run
 // on demand: EXTRACT_EVAL_N pages per condition, EXTRACT_EVAL_OUT a file
-// for the tables (docs/accuracy-extraction.md), EXTRACT_EVAL_SEED another
+// for the tables (make eval writes docs/accuracy-registration-current.md),
+// EXTRACT_EVAL_SEED another
 // seed than the reported one (to tune on).
 func TestEvalRegistration(t *testing.T) {
 	n, err := strconv.Atoi(os.Getenv("EXTRACT_EVAL_N"))
@@ -67,11 +68,15 @@ func TestEvalRegistration(t *testing.T) {
 	}
 	var report strings.Builder
 	for _, c := range []condition{scans, photos} {
-		fmt.Fprintf(&report, "### %s\n\n%s\n", c.name, evalResidence(t, x, dir, c, n))
+		fmt.Fprintf(&report, "## %s\n\n%s\n", c.name, evalResidence(t, x, dir, c, n))
 	}
 	t.Log("\n" + report.String())
 	if out := os.Getenv("EXTRACT_EVAL_OUT"); out != "" {
-		if err := os.WriteFile(out, []byte(report.String()), 0o644); err != nil {
+		doc := "# Residence pages on the factory's pages (generated)\n\n" +
+			"Written by `make eval` (`EXTRACT_EVAL_N=60 EXTRACT_EVAL_OUT=... go test ./pkg/extract -run EvalRegistration`)" +
+			" with the code and the document factory of the commit that holds this file. How the stamps are read and" +
+			" what the figures mean: [accuracy-extraction.md](accuracy-extraction.md), \"Residence pages\".\n\n" + report.String()
+		if err := os.WriteFile(out, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
