@@ -36,7 +36,6 @@ func isDigitChar(r rune) bool { return r >= '0' && r <= '9' || r == '.' || r == 
 // character probability times digitTrust.
 func (x *Extractor) readDigits(ctx context.Context, img image.Image, r image.Rectangle, f string, vertical bool) (read, bool, error) {
 	e := x.mrz.Engine()
-	cs := e.Charset(isDigitChar)
 	v := passportVisual[f]
 	turns := []geom.Rotation{0}
 	if vertical {
@@ -52,7 +51,7 @@ func (x *Extractor) readDigits(ctx context.Context, img image.Image, r image.Rec
 			}
 			sub = t
 		}
-		lines, err := e.ReadAll(ctx, ppocr.NewImage(sub), ppocr.DetectOptions{MaxSide: 640, Upscale: true}, cs)
+		lines, err := e.ReadAll(ctx, ppocr.NewImage(sub), ppocr.DetectOptions{MaxSide: 640, Upscale: true}, x.digits)
 		if err != nil {
 			return read{}, false, fmt.Errorf("extract: read digits: %w", err)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"docsuite/pkg/mrz"
 	"docsuite/pkg/ocr"
+	"docsuite/pkg/ppocr"
 	"docsuite/pkg/synth"
 )
 
@@ -40,6 +41,7 @@ type Extractor struct {
 	mrz      *mrz.Reader
 	ocr      *ocr.Engine
 	passport *layout
+	digits   ppocr.Charset // PP-OCR's digits, dots and hyphens (readDigits)
 	now      func() time.Time
 }
 
@@ -61,7 +63,7 @@ func New(r *mrz.Reader, o *ocr.Engine) (*Extractor, error) {
 		return nil, err
 	}
 	// A zone that does not verify is read a second time (phone photos).
-	return &Extractor{mrz: r.WithSecondReading(), ocr: o, passport: l, now: time.Now}, nil
+	return &Extractor{mrz: r.WithSecondReading(), ocr: o, passport: l, digits: r.Engine().Charset(isDigitChar), now: time.Now}, nil
 }
 
 // Result is what extraction finds in one document: its type (a residence

@@ -1,9 +1,6 @@
 package extract
 
-import (
-	"image"
-	"image/draw"
-)
+import "image"
 
 // lightest returns img as grey levels, each pixel its brightest channel,
 // contrast-stretched. The passport prints its values in black over a pale
@@ -16,11 +13,7 @@ import (
 // series and number) fades too, so that field is read on the colours.
 func lightest(img image.Image) *image.Gray {
 	b := img.Bounds()
-	rgba, ok := img.(*image.RGBA)
-	if !ok {
-		rgba = image.NewRGBA(b)
-		draw.Draw(rgba, b, img, b.Min, draw.Src)
-	}
+	rgba := asRGBA(img)
 	out := image.NewGray(b)
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		src := rgba.Pix[rgba.PixOffset(b.Min.X, y):]

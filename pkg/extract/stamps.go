@@ -314,11 +314,7 @@ func blueLevel(r, g, b float64) float64 {
 // blueness maps img to grey levels 128 + blueLevel (clamped).
 func blueness(img image.Image) *image.Gray {
 	b := img.Bounds()
-	rgba, ok := img.(*image.RGBA)
-	if !ok {
-		rgba = image.NewRGBA(b)
-		xdraw.Draw(rgba, b, img, b.Min, xdraw.Src)
-	}
+	rgba := asRGBA(img)
 	out := image.NewGray(b)
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {

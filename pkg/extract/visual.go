@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"image/draw"
 	"strings"
 
 	"docsuite/pkg/cvimg"
@@ -105,4 +106,16 @@ func subImage(img image.Image, r image.Rectangle) image.Image {
 		}
 	}
 	return dst
+}
+
+// asRGBA returns img itself when it is an *image.RGBA, else a copy of it
+// as one (same bounds), for the loops over its pixels.
+func asRGBA(img image.Image) *image.RGBA {
+	if rgba, ok := img.(*image.RGBA); ok {
+		return rgba
+	}
+	b := img.Bounds()
+	rgba := image.NewRGBA(b)
+	draw.Draw(rgba, b, img, b.Min, draw.Src)
+	return rgba
 }
