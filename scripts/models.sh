@@ -4,10 +4,11 @@
 # their mean) trained on them with Debian's PyTorch (CPU),
 # calibrated, exported to ONNX and recorded in models/manifest.json; the
 # printed words' weights refitted to it (tools/wordsfit); then cropnet (neural cropper) trained on whole factory scenes (block at the end).
-#   CROP_MINUTES=55 CROP_THREADS=2 scripts/models.sh  cropnet's budget (default
-#                                                     55 minutes on every core)
-#   CROP_DEVICE=cuda CROP_WORKERS=14 scripts/models.sh  cropnet on a GPU, its
-#                                                     batches made by 14 processes
+#   CROP_MINUTES=55 CROP_THREADS=2 scripts/models.sh  cropnet's budget on the CPU
+#                                                     (default 55 minutes on every core)
+#   CROP_WORKERS=2 scripts/models.sh                  cropnet's CPU batches made by 2 processes
+#   CROP_DEVICE=cuda scripts/models.sh                cropnet on a GPU, its batches
+#                                                     made on it (6.8 + 3.4 minutes)
 #   scripts/models.sh            data under .cache/train (kept between runs)
 #   MINUTES=90 scripts/models.sh a longer docnet budget (default 75 for its three members; 30 epochs of one take about 16)
 #   THREADS=1 scripts/models.sh  leave cores to other work (default: all)
@@ -80,11 +81,19 @@ if [[ "${SKIP_CROPNET:-0}" == 1 ]]; then
 fi
 
 # cropnet, the neural cropper's segmentation network: whole factory scenes
-# (448 px, shrunk to 256 by the script), at most CROP_MINUTES. Progress is
-# saved in $data/cropnet-<recipe>.ckpt: a run that was stopped resumes there
-# (delete the file to train from the start); a changed recipe (scene flags,
-# loss weights) starts a checkpoint of its own, as it makes its scenes anew.
+# (448 px), letterboxed to 320 by the script, trained in two stages: from
+# scratch, then fine-tuned from those weights with the outline's loss
+# weighed 1 + 3 times where it parts two documents (--contact-weight).
+# On a GPU (CROP_DEVICE=cuda) the batches are made on it
+# (--device-batches) and the stages take 6.8 and 3.4 minutes, the recipe
+# of the committed network; on the CPU they share CROP_MINUTES (default 55:
+# 40 + 15) and the batches come from numpy (--workers processes).
+# Progress is saved in $data/cropnet-<recipe>-<stage>.ckpt: a run that was
+# stopped resumes there (delete the files to train from the start); a
+# changed recipe (scene flags, size, loss weights) starts checkpoints of its
+# own, as it makes its scenes anew.
 crop_minutes="${CROP_MINUTES:-55}"
+crop_device="${CROP_DEVICE:-cpu}"
 make_scenes() { # name scenes seed [flags]
 	local name=$1 n=$2 seed=$3
 	shift 3
@@ -101,9 +110,21 @@ make_scenes() { # name scenes seed [flags]
 make_scenes crop-train 4000 4401
 make_scenes crop-train2 3000 4402 -min-docs 2
 make_scenes crop-val 200 4403
-recipe=$( (ls "$data"/crop-*/.done-*; echo "cropnet") | sha256sum | cut -c1-12)
-nice /usr/bin/python3 scripts/train_cropnet.py --train "$data/crop-train" --train "$data/crop-train2" --val "$data/crop-val" \
-	--out models --steps 40000 --batch 12 --crop 192 --threads "${CROP_THREADS:-$threads}" --max-minutes "$crop_minutes" \
-	--device "${CROP_DEVICE:-cpu}" --workers "${CROP_WORKERS:-0}" \
-	--checkpoint "$data/cropnet-$recipe.ckpt" \
-	--data-note "tools/synth -size 448: train 4000 scenes (seed 4401) + 3000 scenes with 2..4 documents (seed 4402, -min-docs 2), val 200 (seed 4403)"
+recipe=$( (ls "$data"/crop-*/.done-*; echo "cropnet 320 contact 3") | sha256sum | cut -c1-12)
+if [[ "$crop_device" == cpu ]]; then
+	crop_feed=(--batch 12 --workers "${CROP_WORKERS:-0}")
+	first_minutes=$(awk -v m="$crop_minutes" 'BEGIN { print m * 40 / 55 }')
+	second_minutes=$(awk -v m="$crop_minutes" 'BEGIN { print m * 15 / 55 }')
+else
+	crop_feed=(--batch 48 --device-batches)
+	first_minutes=6.8
+	second_minutes=3.4
+fi
+crop_note="tools/synth -size 448: train 4000 scenes (seed 4401) + 3000 scenes with 2..4 documents (seed 4402, -min-docs 2), val 200 (seed 4403); two stages: from scratch (lr 0.004, no contact weight, $first_minutes minutes), then fine-tuned from its weights (contact weight 3, lr 0.002, $second_minutes minutes) on $crop_device"
+crop_common=(--train "$data/crop-train" --train "$data/crop-train2" --val "$data/crop-val" --size 320 --crop 240
+	--steps 300000 --threads "${CROP_THREADS:-$threads}" --device "$crop_device" "${crop_feed[@]}")
+nice /usr/bin/python3 scripts/train_cropnet.py "${crop_common[@]}" --lr 0.004 --max-minutes "$first_minutes" \
+	--checkpoint "$data/cropnet-$recipe-1.ckpt" --no-export
+nice /usr/bin/python3 scripts/train_cropnet.py "${crop_common[@]}" --lr 0.002 --max-minutes "$second_minutes" \
+	--init "$data/cropnet-$recipe-1.ckpt" --contact-weight 3 --checkpoint "$data/cropnet-$recipe-2.ckpt" \
+	--out models --data-note "$crop_note"

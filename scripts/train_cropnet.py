@@ -41,6 +41,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import train_cropnet_data as data  # noqa: E402
 from model_manifest import sha256, write_manifest  # noqa: E402
+from train_cropnet_gpu import DeviceScenes  # noqa: E402
 from train_cropnet_model import CropNet  # noqa: E402
 
 
@@ -52,7 +53,8 @@ def parse_args():
     p.add_argument("--name", default="cropnet")
     p.add_argument("--steps", type=int, default=2400)
     p.add_argument("--batch", type=int, default=12)
-    p.add_argument("--crop", type=int, default=192, help="train on random crops of this size of the 256 canvas")
+    p.add_argument("--size", type=int, default=256, help="the network's square input (the letterbox canvas)")
+    p.add_argument("--crop", type=int, default=192, help="train on random crops of this size of the canvas")
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--max-minutes", type=float, default=45)
@@ -63,7 +65,11 @@ def parse_args():
                    help="weigh the outline's loss 1 + this where it parts two documents (overlapping or touching)")
     p.add_argument("--device", default="cpu", help="cpu, or cuda where PyTorch sees a GPU")
     p.add_argument("--workers", type=int, default=0, help="processes making batches (0: the training process)")
+    p.add_argument("--device-batches", action="store_true",
+                   help="make the batches on --device from scenes uploaded once (train_cropnet_gpu.py)")
     p.add_argument("--no-export", action="store_true", help="train and save the checkpoint only (needs --checkpoint)")
+    p.add_argument("--init", default="",
+                   help="start from this checkpoint's network weights (a fresh optimiser and schedule: fine-tuning)")
     p.add_argument("--checkpoint", default="", help="save progress here every 500 steps; resume from it if present")
     p.add_argument("--data-note", default="", help="how the scenes were made, for the manifest")
     return p.parse_args()
@@ -110,7 +116,7 @@ def evaluate(net, scenes, batch=16, device="cpu"):
 def save_checkpoint(path, net, opt, step, elapsed, rng, where):
     """Writes the progress of a run atomically (see --checkpoint); where
     says what it was trained on, for the manifest."""
-    torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step, "elapsed": elapsed,
+    torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step, "elapsed": elapsed, "size": data.SIZE,
                 # plain Python ints: NumPy 2 pickles its own integers under a module
                 # NumPy 1 lacks, and a checkpoint made on another machine is
                 # exported here
@@ -137,6 +143,13 @@ def batch_source(scenes, args, rng, offset):
     """Yields (x, y) batches as tensors: from worker processes with
     --workers, else made here from rng (the CPU runs' reproducible stream).
     Nothing starts before the first batch is asked for."""
+    if args.device_batches:
+        held = DeviceScenes(scenes, args.size, args.device)
+        gen = torch.Generator(device=args.device)
+        gen.manual_seed(args.seed * 1000003 + offset)
+        while True:
+            idx = torch.randint(0, held.n, (args.batch,), generator=gen, device=args.device)
+            yield held.batch(idx, gen, crop=args.crop)
     if args.workers > 0:
         loader = torch.utils.data.DataLoader(Batches(scenes, args, offset), batch_size=None,
                                              num_workers=args.workers, prefetch_factor=8, persistent_workers=True)
@@ -152,8 +165,17 @@ def train(net, scenes, val, args, log, where):
     rng = np.random.default_rng(args.seed)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     step, spent = 0, 0.0
+    if args.init and not (args.checkpoint and os.path.exists(args.checkpoint)):
+        ck = torch.load(args.init, map_location=args.device)
+        if ck.get("size", 256) != args.size:
+            sys.exit(f"train_cropnet.py: {args.init} was trained at --size {ck.get('size', 256)}, not {args.size}")
+        net.load_state_dict(ck["net"])
+        where = f"{ck.get('where', '?')}, then fine-tuned on {where}"
+        log(f"network weights from {args.init} (step {ck['step']})")
     if args.checkpoint and os.path.exists(args.checkpoint):
         ck = torch.load(args.checkpoint, map_location=args.device)
+        if ck.get("size", 256) != args.size:
+            sys.exit(f"train_cropnet.py: {args.checkpoint} was trained at --size {ck.get('size', 256)}, not {args.size}")
         where = ck.get("where", where)
         net.load_state_dict(ck["net"])
         opt.load_state_dict(ck["opt"])
@@ -220,6 +242,8 @@ def main():
         sys.exit("train_cropnet.py: --no-export keeps only the checkpoint: name one with --checkpoint")
     if args.device.startswith("cuda") and not torch.cuda.is_available():
         sys.exit(f"train_cropnet.py: --device {args.device}, but PyTorch sees no GPU here")
+    # The letterbox canvas of train_cropnet_data (256 unless --size says otherwise).
+    data.SIZE = args.size
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     log = lambda s: print(f"[cropnet {time.strftime('%H:%M:%S')}] {s}", flush=True)  # noqa: E731
@@ -235,7 +259,8 @@ def main():
     where = f"CPU, {args.threads} threads"
     if args.device.startswith("cuda"):
         torch.backends.cudnn.benchmark = True
-        where = f"{torch.cuda.get_device_name()}, {args.workers} data workers, torch {torch.__version__}"
+        feed = "batches made on the GPU" if args.device_batches else f"{args.workers} data workers"
+        where = f"{torch.cuda.get_device_name()}, {feed}, torch {torch.__version__}"
     log(f"cropnet: {params} parameters, input {data.SIZE}x{data.SIZE}, on {where}")
     steps, train_s, where = train(net, scenes, val, args, log, where)
     metrics = evaluate(net, val, device=args.device)
@@ -271,7 +296,7 @@ def main():
         "heads": [{"output": "masks", "classes": ["interior", "boundary"], "temperature": 1}],
         "training": {
             "seed": args.seed, "script": "scripts/train_cropnet.py", "steps": steps, "batch": args.batch, "crop": args.crop,
-            "lr": args.lr, "contact_weight": args.contact_weight, "trained_on": where, "train_scenes": len(scenes), "train_documents": docs,
+            "lr": args.lr, "init": os.path.basename(args.init) if args.init else None, "batches": "device" if args.device_batches else "numpy", "contact_weight": args.contact_weight, "trained_on": where, "train_scenes": len(scenes), "train_documents": docs,
             "val_scenes": len(val), "parameters": int(params), "widths": list(widths), "boundary_width_px": data.BOUNDARY_WIDTH,
             "train_seconds": round(train_s), "torch": torch.__version__, "data": args.data_note,
         },
@@ -279,7 +304,7 @@ def main():
                     **{k: round(v, 4) for k, v in metrics.items()}},
         "made": "scripts/models.sh: synthetic scenes from tools/synth, trained by scripts/train_cropnet.py "
                 "(PyTorch), exported with torch.onnx opset 13; output masks are sigmoid probabilities "
-                "(batch x 2 x 256 x 256: interior, boundary)",
+                f"(batch x 2 x {data.SIZE} x {data.SIZE}: interior, boundary)",
     }
     write_manifest(args.out, entry)
     log(f"wrote {onnx_path} ({entry['bytes']} bytes) and manifest; total {(time.time() - t_start) / 60:.1f} min")

@@ -13,6 +13,7 @@ brightness / contrast / colour jitter.
 import glob
 import json
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -26,18 +27,23 @@ BOUNDARY_WIDTH = 3  # px at SIZE
 
 def load_scenes(folder):
     """Returns a list of (image uint8 HxWx3, quads float32 Nx4x2 in ring
-    order TL, TR, BR, BL) for every scene JSON in folder."""
-    out = []
-    for path in sorted(glob.glob(os.path.join(folder, "scene_*.json"))):
-        with open(path) as f:
-            scene = json.load(f)
-        img = np.asarray(Image.open(os.path.join(folder, scene["file"])).convert("RGB"))
-        quads = []
-        for d in scene["documents"]:
-            q = np.array(d["quad"], np.float32)  # TL, TR, BL, BR
-            quads.append(q[[0, 1, 3, 2]])
-        out.append((img, np.array(quads, np.float32).reshape(-1, 4, 2)))
-    return out
+    order TL, TR, BR, BL) for every scene JSON in folder, decoded by
+    several threads (the decoders release the interpreter's lock)."""
+    paths = sorted(glob.glob(os.path.join(folder, "scene_*.json")))
+    with ThreadPoolExecutor(max(1, min(8, os.cpu_count() or 1))) as pool:
+        return list(pool.map(load_scene, paths))
+
+
+def load_scene(path):
+    """One scene: its image and its quads in ring order."""
+    with open(path) as f:
+        scene = json.load(f)
+    img = np.asarray(Image.open(os.path.join(os.path.dirname(path), scene["file"])).convert("RGB"))
+    quads = []
+    for d in scene["documents"]:
+        q = np.array(d["quad"], np.float32)  # TL, TR, BL, BR
+        quads.append(q[[0, 1, 3, 2]])
+    return img, np.array(quads, np.float32).reshape(-1, 4, 2)
 
 
 def masks_for(quads, w, h):

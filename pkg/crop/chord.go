@@ -240,22 +240,25 @@ func deeper(a, b notch) bool {
 // depthIn is the distance from c, inside the convex polygon hull, to its
 // nearest side.
 func depthIn(hull []geom.Point, c geom.Point) float64 {
-	d := math.Inf(1)
+	d2 := math.Inf(1)
 	for i := range hull {
-		d = min(d, segmentDistance(hull[i], hull[(i+1)%len(hull)], c))
+		d2 = min(d2, segmentDistance2(hull[i], hull[(i+1)%len(hull)], c))
 	}
-	return d
+	return math.Sqrt(d2)
 }
 
-// segmentDistance is the distance from p to the segment ab.
-func segmentDistance(a, b, p geom.Point) float64 {
+// segmentDistance2 is the squared distance from p to the segment ab (the
+// notch search and the cuts compare it for every pixel of a region: no
+// square root per pixel).
+func segmentDistance2(a, b, p geom.Point) float64 {
 	dx, dy := b.X-a.X, b.Y-a.Y
 	l2 := dx*dx + dy*dy
 	t := 0.0
 	if l2 > 0 {
 		t = min(1, max(0, ((p.X-a.X)*dx+(p.Y-a.Y)*dy)/l2))
 	}
-	return math.Hypot(p.X-(a.X+t*dx), p.Y-(a.Y+t*dy))
+	ex, ey := p.X-(a.X+t*dx), p.Y-(a.Y+t*dy)
+	return ex*ex + ey*ey
 }
 
 // cutAlong returns the pixels of px (of a page w wide) farther than one
@@ -271,7 +274,7 @@ func cutAlong(px []int, w int, a, b geom.Point) []int {
 	out := make([]int, 0, len(px))
 	for _, p := range px {
 		c := geom.Point{X: float64(p%w) + 0.5, Y: float64(p/w) + 0.5}
-		if segmentDistance(a, b, c) > 1 {
+		if segmentDistance2(a, b, c) > 1 {
 			out = append(out, p)
 		}
 	}

@@ -43,7 +43,7 @@ type NeuralOptions struct {
 	// OutlinedFill is the smaller share a region may fill when the network
 	// sees its outline along at least 80 % of its sides and believes in its
 	// interior (mean probability 0.9 or more; default 0.55): a small card's
-	// core at the network's 256 pixels loses its rounded corners and its
+	// core at the network's 320 pixels loses its rounded corners and its
 	// outline band, and fills its quadrilateral less than a large one.
 	OutlinedFill float64
 	// MinScore is the smallest mean interior probability over a document's
@@ -97,7 +97,7 @@ type NeuralOptions struct {
 	NoChords bool
 	// ZoomMin is how many times larger a second look must see the part of
 	// the page that holds all the document interior the first look found
-	// (with a margin) for that second look to be taken (default 1.5;
+	// (with a margin) for that second look to be taken (default 2;
 	// negative: never). Small cards far from the camera are a few network
 	// pixels wide at the page's scale; letterboxed on its own, the part
 	// shows them larger. When the second look finds documents, its
@@ -175,7 +175,7 @@ func (o NeuralOptions) withDefaults() NeuralOptions {
 		o.CutGain = 0.04
 	}
 	if o.ZoomMin == 0 {
-		o.ZoomMin = 1.5
+		o.ZoomMin = 2
 	}
 	if o.ZoomMargin <= 0 {
 		o.ZoomMargin = 0.1
@@ -203,7 +203,7 @@ type NeuralConfig struct {
 // Neural is the neural cropper: cropnet (a small segmentation network
 // trained on the document factory's scenes, scripts/train_cropnet.py) run
 // through ONNX Runtime predicts document interior and outline maps on the
-// page letterboxed to 256 x 256; each connected region of interior minus
+// page letterboxed to its input size (320 x 320 in models/manifest.json); each connected region of interior minus
 // outline is one document, whose quadrilateral is fitted at that
 // resolution and refined on the edges at full resolution. When the
 // documents lie in a small part of the page, the network looks again at

@@ -158,17 +158,21 @@ func (s *splitter) connected(px []int) [][]int {
 	}
 	var out [][]int
 	var stack []int
+	// The components share one backing array: together they hold at most
+	// px's pixels, so no component grows by copying (the chord search
+	// calls this once per candidate cut).
+	buf := make([]int, 0, len(px))
 	for _, start := range px {
 		if s.seen[start] {
 			continue
 		}
 		s.seen[start] = true
-		comp := []int{}
+		first := len(buf)
 		stack = append(stack[:0], start)
 		for len(stack) > 0 {
 			p := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			comp = append(comp, p)
+			buf = append(buf, p)
 			x := p % w
 			for _, q := range [4]int{p - 1, p + 1, p - w, p + w} {
 				if q < 0 || q >= len(s.in) || (q == p-1 && x == 0) || (q == p+1 && x == w-1) {
@@ -180,8 +184,10 @@ func (s *splitter) connected(px []int) [][]int {
 				}
 			}
 		}
-		if len(comp) >= s.minPixels {
+		if comp := buf[first:len(buf):len(buf)]; len(comp) >= s.minPixels {
 			out = append(out, comp)
+		} else {
+			buf = buf[:first]
 		}
 	}
 	for _, p := range px {

@@ -38,6 +38,10 @@ func TestZoomWindow(t *testing.T) {
 		// 50 x 40 px: the part with its margin is 60 px wide, barely
 		// larger seen alone.
 		{"a large document", blob(5, 4, 55, 44), image.Rectangle{}, false},
+		// 30 x 22 px: the part with its margin (5 px) is 40 px wide, seen
+		// 1.6 times larger alone, under ZoomMin 2: at the network's 320
+		// pixels such a look found no more documents than the first.
+		{"a part seen 1.6 times larger", blob(10, 8, 40, 30), image.Rectangle{}, false},
 		// Near the frame the window stops at the page's edge (8 x 6 px:
 		// a margin of 2.8 px).
 		{"a card in the corner", blob(0, 0, 8, 6), image.Rect(0, 0, 216, 176), true},
