@@ -43,7 +43,7 @@ func (x *Extractor) readDigits(ctx context.Context, img image.Image, r image.Rec
 	}
 	best := read{}
 	for _, turn := range turns {
-		sub := subImage(img, r)
+		sub := cvimg.Sub(img, r)
 		if turn != 0 {
 			t, err := cvimg.Turn(sub, turn)
 			if err != nil {

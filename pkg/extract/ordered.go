@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"docsuite/pkg/cvimg"
 	"docsuite/pkg/ocr"
 )
 
@@ -39,7 +40,7 @@ type valueLine struct {
 // readBlock reads a block with Tesseract and returns its value lines:
 // small captions and unsure words dropped, as for one field.
 func (x *Extractor) readBlock(ctx context.Context, img image.Image, r image.Rectangle) ([]valueLine, error) {
-	sub := subImage(img, r)
+	sub := cvimg.Sub(img, r)
 	_, lines, err := x.ocr.ReadField(ctx, sub, ocr.FieldOptions{Whitelist: textChars, Block: true})
 	if err != nil {
 		return nil, fmt.Errorf("extract: %w", err)

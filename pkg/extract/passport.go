@@ -10,6 +10,7 @@ import (
 
 	xdraw "golang.org/x/image/draw"
 
+	"docsuite/pkg/cvimg"
 	"docsuite/pkg/editdist"
 	"docsuite/pkg/mrz"
 	"docsuite/pkg/ppocr"
@@ -76,7 +77,7 @@ type read struct {
 func (x *Extractor) Passport(ctx context.Context, img image.Image) (Fields, error) {
 	small, scale := shrink(img, maxCropWidth)
 	// The pages inside an open cover, in the crop's own coordinates.
-	small = subImage(small, pageBounds(small))
+	small = cvimg.Sub(small, pageBounds(small))
 	out, err := x.passportFields(ctx, small)
 	if err != nil || scale == 1 {
 		return out, err
@@ -117,7 +118,7 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 	// The zone ends the spread (or the lower page shown alone): reading
 	// only the bottom band is three times faster than the whole crop.
 	band := image.Rect(b.Min.X, b.Max.Y-b.Dy()*zoneBand/100, b.Max.X, b.Max.Y)
-	rd, err := x.mrz.ReadWith(ctx, subImage(img, band), ppocr.DetectOptions{MaxSide: 640, Upscale: true})
+	rd, err := x.mrz.ReadWith(ctx, cvimg.Sub(img, band), ppocr.DetectOptions{MaxSide: 640, Upscale: true})
 	if err != nil && !errors.Is(err, mrz.ErrNotFound) {
 		return nil, fmt.Errorf("extract: %w", err)
 	}

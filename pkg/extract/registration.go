@@ -61,7 +61,7 @@ type stampReading struct {
 // legible stamp keeps docType and has no fields.
 func (x *Extractor) Registration(ctx context.Context, docType string, img image.Image) (Result, error) {
 	small, scale := shrink(img, maxCropWidth)
-	small = subImage(small, pageBounds(small)) // the pages inside an open cover
+	small = cvimg.Sub(small, pageBounds(small)) // the pages inside an open cover
 	stamps, err := findStamps(small)
 	if err != nil {
 		return Result{}, err
@@ -336,7 +336,7 @@ func (x *Extractor) spreadNumber(ctx context.Context, img image.Image) (Field, b
 		if !ok {
 			continue
 		}
-		red := redOnWhite(subImage(img, r))
+		red := redOnWhite(cvimg.Sub(img, r))
 		stretch(red)
 		var best read
 		for _, turn := range []geom.Rotation{1, 3} {

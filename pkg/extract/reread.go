@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"docsuite/pkg/cvimg"
 	"docsuite/pkg/ocr"
 )
 
@@ -83,7 +84,7 @@ func (x *Extractor) rereadDoubtful(ctx context.Context, sub image.Image, lines [
 				// letters, and forced to capitals it scores near zero.
 				wl = cyrUpper + strings.ToLower(cyrUpper) + "-.,"
 			}
-			txt, got, err := x.ocr.ReadField(ctx, subImage(sub, r), ocr.FieldOptions{Whitelist: wl})
+			txt, got, err := x.ocr.ReadField(ctx, cvimg.Sub(sub, r), ocr.FieldOptions{Whitelist: wl})
 			if err != nil {
 				return fmt.Errorf("extract: read word again: %w", err)
 			}
@@ -177,7 +178,7 @@ func (x *Extractor) rereadLine(ctx context.Context, sub image.Image, lines []ocr
 	if r.Dx() < 4 || r.Dy() < 4 {
 		return lines, nil
 	}
-	_, got, err := x.ocr.ReadField(ctx, subImage(sub, r), ocr.FieldOptions{Whitelist: v.whitelist})
+	_, got, err := x.ocr.ReadField(ctx, cvimg.Sub(sub, r), ocr.FieldOptions{Whitelist: v.whitelist})
 	if err != nil {
 		return nil, fmt.Errorf("extract: read line again: %w", err)
 	}

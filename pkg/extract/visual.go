@@ -20,7 +20,7 @@ func (x *Extractor) readVisual(ctx context.Context, img image.Image, r image.Rec
 		// others: the turn whose reading has the field's format wins.
 		var best read
 		for _, turn := range []geom.Rotation{1, 3} {
-			sub, err := cvimg.Turn(subImage(img, r), turn)
+			sub, err := cvimg.Turn(cvimg.Sub(img, r), turn)
 			if err != nil {
 				return read{}, fmt.Errorf("extract: turn field: %w", err)
 			}
@@ -35,7 +35,7 @@ func (x *Extractor) readVisual(ctx context.Context, img image.Image, r image.Rec
 		best.rect = r
 		return best, nil
 	}
-	return x.readRegion(ctx, subImage(img, r), r, v, true)
+	return x.readRegion(ctx, cvimg.Sub(img, r), r, v, true)
 }
 
 // readRegion reads one field from sub, the crop's region r (turned
@@ -90,22 +90,6 @@ func (x *Extractor) readRegion(ctx context.Context, sub image.Image, r image.Rec
 		}
 	}
 	return out, nil
-}
-
-// subImage returns the region r of img (a copy when img cannot share).
-func subImage(img image.Image, r image.Rectangle) image.Image {
-	if s, ok := img.(interface {
-		SubImage(image.Rectangle) image.Image
-	}); ok {
-		return s.SubImage(r)
-	}
-	dst := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			dst.Set(x-r.Min.X, y-r.Min.Y, img.At(x, y))
-		}
-	}
-	return dst
 }
 
 // asRGBA returns img itself when it is an *image.RGBA, else a copy of it

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"image"
-	"image/draw"
 	"log/slog"
 	"sort"
 
@@ -153,7 +152,7 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 		if err != nil {
 			return ev, 0, 0, err
 		}
-		rd, err := z.rd.Read(ctx, subImage(up, band.Add(up.Bounds().Min)))
+		rd, err := z.rd.Read(ctx, cvimg.Sub(up, band.Add(up.Bounds().Min)))
 		if errors.Is(err, mrz.ErrNotFound) {
 			continue
 		}
@@ -274,17 +273,4 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-// subImage returns the part of img inside r, sharing its pixels when the
-// image type allows.
-func subImage(img image.Image, r image.Rectangle) image.Image {
-	if s, ok := img.(interface {
-		SubImage(image.Rectangle) image.Image
-	}); ok {
-		return s.SubImage(r)
-	}
-	dst := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
-	draw.Draw(dst, dst.Bounds(), img, r.Min, draw.Src)
-	return dst
 }
