@@ -70,8 +70,10 @@ class DeviceScenes:
         scale = s / torch.maximum(cw, ch)
         nw = torch.clamp(torch.round(cw * scale), min=1)
         nh = torch.clamp(torch.round(ch * scale), min=1)
-        x = self._pixels(idx, cw, ch, x0, y0, nw, nh)
-        y = self._targets(idx, cw, ch, x0, y0, nw, nh)
+        # The canvas pixels the page covers (the rest is padding).
+        page = (self.u[None] < nw[:, None, None]) & (self.v[None] < nh[:, None, None])
+        x = self._pixels(idx, cw, ch, x0, y0, nw, nh, page)
+        y = self._targets(idx, cw, ch, x0, y0, nw, nh, page)
         if augment:
             k = torch.randint(0, 8, (b,), generator=gen, device=dev)
             x, y = _dihedral(x, k), _dihedral(y, k)
@@ -82,10 +84,9 @@ class DeviceScenes:
             x, y = x[:, :, oy:oy + crop, ox:ox + crop], y[:, :, oy:oy + crop, ox:ox + crop]
         return x.contiguous(), y.contiguous()
 
-    def _pixels(self, idx, cw, ch, x0, y0, nw, nh):
+    def _pixels(self, idx, cw, ch, x0, y0, nw, nh, page):
         """The letterboxed canvases, float32 0..255."""
-        b, s = len(idx), self.size
-        s2 = 2 * s
+        s2 = 2 * self.size
         t = (torch.arange(s2, device=self.device, dtype=torch.float32) + 0.5) / 2  # canvas coordinate of each subsample
         sx = x0[:, None] + t[None] * (cw / nw)[:, None] - 0.5  # source pixel (centres at integers)
         sy = y0[:, None] + t[None] * (ch / nh)[:, None] - 0.5
@@ -95,10 +96,9 @@ class DeviceScenes:
         src = self.imgs[idx].float()
         fine = F.grid_sample(src, grid, mode="bilinear", padding_mode="border", align_corners=False)
         x = F.avg_pool2d(fine, 2)
-        inside = (self.u[None] < nw[:, None, None]) & (self.v[None] < nh[:, None, None])
-        return torch.where(inside[:, None], x, torch.full_like(x, float(data.PAD)))
+        return torch.where(page[:, None], x, torch.full_like(x, float(data.PAD)))
 
-    def _targets(self, idx, cw, ch, x0, y0, nw, nh):
+    def _targets(self, idx, cw, ch, x0, y0, nw, nh, page):
         """Interior, outline and contact masks (float32 0/1) on the canvas."""
         q = self.quads[idx].clone()  # B x D x 4 x 2, ring order
         q[..., 0] = (q[..., 0] - x0[:, None, None]) * (nw / cw)[:, None, None]
@@ -136,8 +136,7 @@ class DeviceScenes:
         count = sum((f | ln).to(torch.uint8) for f, ln in zip(fills, lines))
         contact = boundary & (count >= 2)
         y = torch.stack([above, boundary, contact], dim=1)
-        inside = (self.u[None] < nw[:, None, None]) & (self.v[None] < nh[:, None, None])
-        return (y & inside[:, None]).float()
+        return (y & page[:, None]).float()
 
 
 def _dihedral(a, k):

@@ -42,10 +42,11 @@ func (x *Extractor) readDigits(ctx context.Context, img image.Image, r image.Rec
 		turns = []geom.Rotation{1, 3}
 	}
 	best := read{}
+	region := cvimg.Sub(img, r)
 	for _, turn := range turns {
-		sub := cvimg.Sub(img, r)
+		sub := region
 		if turn != 0 {
-			t, err := cvimg.Turn(sub, turn)
+			t, err := cvimg.Turn(region, turn)
 			if err != nil {
 				return read{}, false, fmt.Errorf("extract: turn field: %w", err)
 			}
@@ -56,10 +57,11 @@ func (x *Extractor) readDigits(ctx context.Context, img image.Image, r image.Rec
 			return read{}, false, fmt.Errorf("extract: read digits: %w", err)
 		}
 		for _, l := range lines {
-			txt := v.format(l.Text)
+			text := l.Text
 			if f == "series_and_number" {
-				txt = v.format(spaced(l.Text))
+				text = spaced(text)
 			}
+			txt := v.format(text)
 			if c := digitTrust * l.Confidence; txt != "" && c > best.conf {
 				best = read{text: txt, conf: c, rect: r, pp: true}
 			}

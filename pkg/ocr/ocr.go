@@ -9,8 +9,10 @@
 // it is missing): libgomp reads it when loaded, before any Go code runs,
 // so New setting it when unset only passes it on to child processes
 // (measured: a passport's extraction on one core 0.84 s with the variable
-// set by New alone, 0.58 s with it in the environment). Engines are expensive to create (the language data
-// is loaded once per engine), so an Engine keeps a pool of them.
+// set by New alone, 0.58 s with it in the environment).
+//
+// Engines are expensive to create (the language data is loaded once per
+// engine), so an Engine keeps a pool of them.
 package ocr
 
 import (
