@@ -120,6 +120,10 @@ type Evidence struct {
 	// found.
 	Words     []string
 	WordsRead bool
+	// EdgeNumber says a Russian internal passport's series and number was
+	// read along the right edge of the crop turned upright: it counts for
+	// the types that print it (EdgeNumberTypes), weighed as the words are.
+	EdgeNumber bool
 }
 
 // Classes lists the classes of the picture's probabilities, in order.
@@ -164,10 +168,11 @@ func (c *Classifier) ClassifyOutputs(out map[string][]float32, docTypes []string
 		return stages.ClassifyReply{}, fmt.Errorf("classify: no %s among the outputs", TypeHead)
 	}
 	p := c.head.Probabilities(logits)
-	if ev.WordsRead {
+	if ev.WordsRead || ev.EdgeNumber {
 		s := c.words.Score(ev.Words)
+		s.EdgeNumber = ev.EdgeNumber
 		if c.log != nil && c.log.Enabled(context.Background(), slog.LevelDebug) {
-			c.log.Debug("classify: printed words", "picture", c.topOf(p), "read", s.Read, "unknown", s.Unknown)
+			c.log.Debug("classify: printed words", "picture", c.topOf(p), "read", s.Read, "unknown", s.Unknown, "edge_number", s.EdgeNumber)
 		}
 		p = c.words.ApplyWords(c.wordW, c.head.Classes, p, s)
 	}

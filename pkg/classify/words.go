@@ -44,6 +44,9 @@ type typeWordsFile struct {
 	Other       []string            `json:"other"`
 	Values      map[string][]string `json:"values"`
 	OtherValues []string            `json:"other_values"`
+	// EdgeNumber lists the types that print a passport's series and number
+	// along their right edge (Evidence.EdgeNumber).
+	EdgeNumber []string `json:"edge_number"`
 }
 
 // TypeWords tells how much the words read on a document speak for each
@@ -60,6 +63,7 @@ type TypeWords struct {
 	words  *lexicon                      // the templates' words
 	values *lexicon                      // the field values' words
 	valued map[string]map[string]float64 // type -> value word -> weight
+	edge   map[string]bool               // the types printing the edge number
 }
 
 // lexicon is a set of known words with their weights, indexed for
@@ -91,6 +95,11 @@ func LoadTypeWords() (*TypeWords, error) {
 			return nil, fmt.Errorf("classify: typewords.json: %q is not a catalogue type", t)
 		}
 	}
+	for _, t := range f.EdgeNumber {
+		if !doctypes.Known(t) || doctypes.IsSpecial(t) {
+			return nil, fmt.Errorf("classify: typewords.json: edge number: %q is not a catalogue type", t)
+		}
+	}
 	return newTypeWords(f), nil
 }
 
@@ -118,7 +127,10 @@ func newTypeWords(f typeWordsFile) *TypeWords {
 		}
 	}
 	tw := &TypeWords{types: map[string]map[string]float64{}, total: map[string]float64{},
-		valued: map[string]map[string]float64{}}
+		valued: map[string]map[string]float64{}, edge: map[string]bool{}}
+	for _, t := range f.EdgeNumber {
+		tw.edge[t] = true
+	}
 	tw.words = newLexicon(families, f.Other)
 	tw.values = newLexicon(valued, f.OtherValues)
 	for t := range f.Types {
@@ -183,6 +195,9 @@ type WordScore struct {
 	// it is a holder's name, which documents outside the catalogue seldom
 	// print (see nameLike).
 	Read, Unknown int
+	// EdgeNumber is not a word: the caller sets it from
+	// Evidence.EdgeNumber, and Logits weighs it with the words.
+	EdgeNumber bool
 }
 
 // Score matches the words read on a document against the catalogue's. A
@@ -223,6 +238,10 @@ func (tw *TypeWords) Score(read []string) WordScore {
 	}
 	return s
 }
+
+// PrintsEdgeNumber reports whether type t prints a passport's series and
+// number along its right edge (Evidence.EdgeNumber).
+func (tw *TypeWords) PrintsEdgeNumber(t string) bool { return tw.edge[t] }
 
 // Known reports whether a read word is (within Score's tolerance) a word
 // some template prints.
@@ -317,6 +336,7 @@ type WordWeights struct {
 	NonDocRead   float64 `json:"nondoc_read"`   // on log(1 + words read), for not_document and empty
 	Values       float64 `json:"values"`        // on the summed weight of the type's field values read
 	OtherShare   float64 `json:"other_share"`   // on U/R, the share of the words read that are unknown, for other
+	EdgeNumber   float64 `json:"edge_number"`   // on the edge number read (1 or 0), for the types printing it
 	PictureFloor float64 `json:"picture_floor"`
 }
 
@@ -327,11 +347,13 @@ type WordWeights struct {
 //	Picture·log(p + floor) + Matched·M + Share·M/T + Values·V
 //	  + OtherUnknown·log(1+U) + OtherShare·U/R (other)
 //	  + NonDocRead·log(1+R) (not_document, empty)
+//	  + EdgeNumber·E (the types printing the edge number)
 //
 // where M is the weight of the type's words read, T that of all its
 // words, V that of the words read its fields print as values, U the words
-// read that no template prints and no field holds, and R all words read
-// (U/R is 0 when nothing was read).
+// read that no template prints and no field holds, R all words read
+// (U/R is 0 when nothing was read), and E is 1 when a passport's series
+// and number was read along the right edge (WordScore.EdgeNumber), else 0.
 func (tw *TypeWords) ApplyWords(w WordWeights, classes []string, p []float64, s WordScore) []float64 {
 	return prob.Softmax(tw.Logits(w, classes, p, s))
 }
@@ -355,6 +377,9 @@ func (tw *TypeWords) Logits(w WordWeights, classes []string, p []float64, s Word
 				v += w.Matched*m + w.Share*m/tw.total[c]
 			}
 			v += w.Values * s.Values[c]
+			if s.EdgeNumber && tw.edge[c] {
+				v += w.EdgeNumber
+			}
 		}
 		z[i] = v
 	}

@@ -3,6 +3,7 @@ package classify
 import (
 	"encoding/json"
 	"flag"
+	"math"
 	"os"
 	"reflect"
 	"sort"
@@ -95,6 +96,19 @@ func sortedKeys(set map[string]bool) []string {
 	return out
 }
 
+// printsEdgeNumber reports whether a template prints a passport's series
+// and number on its side in the right fifth of the document.
+func printsEdgeNumber(tpl *synth.Template) bool {
+	for _, e := range tpl.Elements {
+		field := e.Field == "series_and_number" || e.Gen == "series_and_number"
+		turned := e.Rotate == 90 || e.Rotate == -90 || e.Rotate == 270
+		if field && turned && e.Box[0]+e.Box[2]/2 > 0.8*tpl.SizeMM[0] {
+			return true
+		}
+	}
+	return false
+}
+
 // TestTypeWordsMatchTemplates rebuilds the word table from the factory's
 // templates and requires the shipped typewords.json to be the same
 // (go test ./pkg/classify -run TestTypeWordsMatchTemplates -update-words
@@ -125,7 +139,11 @@ func TestTypeWordsMatchTemplates(t *testing.T) {
 		if ws := templateWords(cat.Layouts(tpl)...); len(ws) > 0 {
 			want.Types[typ] = ws
 		}
+		if printsEdgeNumber(tpl) {
+			want.EdgeNumber = append(want.EdgeNumber, typ)
+		}
 	}
+	sort.Strings(want.EdgeNumber)
 	for w := range other {
 		want.Other = append(want.Other, w)
 	}
@@ -221,6 +239,44 @@ func TestApplyWords(t *testing.T) {
 		if got := classes[argmaxOf(p)]; got != c.want {
 			t.Errorf("%s: %s (%.2f), want %s", c.name, got, p, c.want)
 		}
+	}
+}
+
+// TestEdgeNumberCountsForPassportPages checks what the shipped weights do
+// with the edge number (a Russian passport's series and number read
+// along the right edge): a picture that takes a real passport's photo page
+// for a CIS passport turns to the passport page the picture likes best,
+// the number speaks for no other type, and without it the picture stands.
+func TestEdgeNumberCountsForPassportPages(t *testing.T) {
+	tw, err := LoadTypeWords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := LoadWordWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	classes := []string{"kgz_passport_2006_main", "passport_main", "passport_registration", "driver_license_2011_front", doctypes.Other}
+	picture := []float64{0.6, 0.04, 0.01, 0.05, 0.3}
+	if !tw.PrintsEdgeNumber("passport_main") || !tw.PrintsEdgeNumber("passport_registration") ||
+		tw.PrintsEdgeNumber("kgz_passport_2006_main") || tw.PrintsEdgeNumber("driver_license_2011_front") {
+		t.Fatal("edge number types: want the Russian passport's pages alone")
+	}
+	apply := func(edge bool) []float64 {
+		s := tw.Score(nil)
+		s.EdgeNumber = edge
+		return tw.ApplyWords(w, classes, picture, s)
+	}
+	with, without := apply(true), apply(false)
+	if got := classes[argmaxOf(with)]; got != "passport_main" {
+		t.Errorf("number read: %s (%.2f), want passport_main", got, with)
+	}
+	if got := classes[argmaxOf(without)]; got != "kgz_passport_2006_main" {
+		t.Errorf("no number: %s (%.2f), want kgz_passport_2006_main", got, without)
+	}
+	// Between types that do not print it, the number changes nothing.
+	if r0, r1 := without[3]/without[0], with[3]/with[0]; math.Abs(r1/r0-1) > 1e-9 {
+		t.Errorf("the number moved the driving licence against the Kyrgyz passport: %.4g -> %.4g", r0, r1)
 	}
 }
 

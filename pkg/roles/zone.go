@@ -32,6 +32,8 @@ type zoneReader struct {
 	// some template prints (the orientation check of uprightWords).
 	tess  *ocr.Engine
 	words *classify.TypeWords
+	// digits is PP-OCR's alphabet cut to the digits (edgeNumber).
+	digits ppocr.Charset
 }
 
 // errTextEvidenceOff is the zone reader's load error when TEXT_EVIDENCE is
@@ -64,6 +66,7 @@ func openZoneReader(m config.Models, log *slog.Logger, logitsOnly bool) (*zoneRe
 		return nil, err
 	}
 	z.rd = mrz.NewReader(z.eng)
+	z.digits = z.eng.Charset(func(r rune) bool { return r >= '0' && r <= '9' })
 	if z.words, err = classify.LoadTypeWords(); err != nil {
 		_ = z.Close()
 		return nil, err
@@ -181,6 +184,9 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 			// cannot read); the call is an uncertain one.
 			rot, conf = r, 0.5
 		}
+	}
+	if ev.EdgeNumber, err = z.edgeNumber(ctx, img, boxes, rot); err != nil {
+		return ev, 0, 0, err
 	}
 	return ev, rot, conf, nil
 }

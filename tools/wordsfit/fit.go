@@ -13,30 +13,65 @@ import (
 // least loss.
 var floors = []float64{1e-2, 1e-3, 1e-4, 1e-6}
 
-// nWeights is the number of fitted weights (WordWeights without the floor).
+// nWeights is the number of fitted weights (WordWeights without the floor
+// and the edge number's weight, see edgeWeight).
 const nWeights = 7
 
 // features returns, per class, the terms ApplyWords weighs: the log of the
 // floored picture probability, the matched weight M, the share M/T, the
 // other and non-document terms, the field values' weight V, and the
-// unknown words' share U/R (for other).
-func features(tw *classify.TypeWords, classes []string, r reading, floor float64) [][nWeights]float64 {
+// unknown words' share U/R (for other); and, apart, the edge number's
+// term weighted by edge.
+func features(tw *classify.TypeWords, classes []string, r reading, floor, edge float64) ([][nWeights]float64, []float64) {
 	w := classify.WordWeights{PictureFloor: floor}
 	out := make([][nWeights]float64, len(classes))
+	s := r.score(tw)
 	for k := range nWeights {
 		var unit [nWeights]float64
 		unit[k] = 1
 		w.Picture, w.Matched, w.Share, w.OtherUnknown, w.NonDocRead, w.Values, w.OtherShare = unit[0], unit[1], unit[2], unit[3], unit[4], unit[5], unit[6]
-		z := tw.Logits(w, classes, r.P, tw.Score(r.Words))
+		z := tw.Logits(w, classes, r.P, s)
 		for i := range classes {
 			out[i][k] = z[i]
 		}
 	}
-	return out
+	offset := tw.Logits(classify.WordWeights{PictureFloor: floor, EdgeNumber: edge}, classes, r.P, s)
+	return out, offset
 }
 
-func weightsOf(v [nWeights]float64, floor float64) classify.WordWeights {
-	return classify.WordWeights{Picture: v[0], Matched: v[1], Share: v[2], OtherUnknown: v[3], NonDocRead: v[4], Values: v[5], OtherShare: v[6], PictureFloor: floor}
+func weightsOf(v [nWeights]float64, floor, edge float64) classify.WordWeights {
+	return classify.WordWeights{Picture: v[0], Matched: v[1], Share: v[2], OtherUnknown: v[3], NonDocRead: v[4], Values: v[5], OtherShare: v[6], EdgeNumber: edge, PictureFloor: floor}
+}
+
+// edgeWeight is the edge number's weight: the log of the likelihood
+// ratio of reading it on a type that prints it against any other crop,
+// with one read and one miss added to each count. It is measured, not
+// fitted with the others: on the factory's crops the picture already
+// tells a Russian passport's pages, so a joint fit learns the number is
+// redundant (0.68 on the sets of scripts/models.sh); docnet's 96 pixels
+// cannot read digits, so the number's evidence is independent of the
+// picture's, and it is a real photograph's picture that goes wrong.
+func edgeWeight(tw *classify.TypeWords, rs []reading) float64 {
+	var hits, n [2]float64 // [prints it, does not]
+	for _, r := range rs {
+		k := 1
+		if tw.PrintsEdgeNumber(r.Type) {
+			k = 0
+		}
+		n[k]++
+		if r.Edge {
+			hits[k]++
+		}
+	}
+	return math.Log((hits[0]+1)/(n[0]+2)) - math.Log((hits[1]+1)/(n[1]+2))
+}
+
+// score is what the classifier weighs of a reading: its words' score and
+// the edge number.
+func (r reading) score(tw *classify.TypeWords) classify.WordScore {
+	s := tw.Score(r.Words)
+	s.EdgeNumber = r.Edge
+	return s
 }
 
 // fit maximises the likelihood of the true classes (softmax over the
@@ -48,11 +83,15 @@ func fit(tw *classify.TypeWords, classes []string, rs []reading) classify.WordWe
 		index[c] = i
 	}
 	best, bestLoss := classify.WordWeights{}, math.Inf(1)
+	edge := edgeWeight(tw, rs)
+	fmt.Printf("edge number: weight %.3f\n", edge)
 	for _, floor := range floors {
 		feats := make([][][nWeights]float64, len(rs))
+		offsets := make([][]float64, len(rs))
 		ys := make([]int, len(rs))
 		for n, r := range rs {
-			feats[n], ys[n] = features(tw, classes, r, floor), index[r.Type]
+			feats[n], offsets[n] = features(tw, classes, r, floor, edge)
+			ys[n] = index[r.Type]
 		}
 		w := [nWeights]float64{1}
 		var m, v [nWeights]float64
@@ -61,7 +100,7 @@ func fit(tw *classify.TypeWords, classes []string, rs []reading) classify.WordWe
 			var g [nWeights]float64
 			loss = 0
 			for n, f := range feats {
-				q := softmax(f, w)
+				q := softmax(f, w, offsets[n])
 				loss -= math.Log(max(q[ys[n]], 1e-300))
 				for i := range f {
 					y := 0.0
@@ -85,15 +124,16 @@ func fit(tw *classify.TypeWords, classes []string, rs []reading) classify.WordWe
 		}
 		fmt.Printf("floor %g: loss %.4f, weights %.3f\n", floor, loss, w)
 		if loss < bestLoss {
-			best, bestLoss = weightsOf(w, floor), loss
+			best, bestLoss = weightsOf(w, floor, edge), loss
 		}
 	}
 	return best
 }
 
-func softmax(f [][nWeights]float64, w [nWeights]float64) []float64 {
+func softmax(f [][nWeights]float64, w [nWeights]float64, offset []float64) []float64 {
 	z := make([]float64, len(f))
 	for i := range f {
+		z[i] = offset[i]
 		for k := range w {
 			z[i] += w[k] * f[i][k]
 		}
@@ -105,14 +145,21 @@ func softmax(f [][nWeights]float64, w [nWeights]float64) []float64 {
 // overall and on the special classes.
 func report(name string, tw *classify.TypeWords, classes []string, rs []reading, w classify.WordWeights) {
 	var n, pic, words, other, otherPic, otherWords, turned, upright int
+	edge := map[bool][2]int{} // printing the edge number -> read, crops
 	for _, r := range rs {
+		e := edge[tw.PrintsEdgeNumber(r.Type)]
+		if r.Edge {
+			e[0]++
+		}
+		e[1]++
+		edge[tw.PrintsEdgeNumber(r.Type)] = e
 		if !doctypes.IsSpecial(r.Type) {
 			turned++
 			if r.Read == r.Rotation {
 				upright++
 			}
 		}
-		p := tw.ApplyWords(w, classes, r.P, tw.Score(r.Words))
+		p := tw.ApplyWords(w, classes, r.P, r.score(tw))
 		a, b := argmax(r.P), argmax(p)
 		n++
 		if classes[a] == r.Type {
@@ -133,6 +180,8 @@ func report(name string, tw *classify.TypeWords, classes []string, rs []reading,
 	}
 	fmt.Printf("%s: %d crops, type top-1 picture %.1f %%, with words %.1f %%; other %d: %d and %d right; orientation %d of %d right\n",
 		name, n, 100*float64(pic)/float64(n), 100*float64(words)/float64(n), other, otherPic, otherWords, upright, turned)
+	fmt.Printf("%s: edge number read on %d of %d crops of the types printing it, %d of %d others\n",
+		name, edge[true][0], edge[true][1], edge[false][0], edge[false][1])
 }
 
 func argmax(p []float64) int {

@@ -27,6 +27,9 @@ type reading struct {
 	P     []float64 `json:"p"`
 	Lines int       `json:"lines"`
 	Words []string  `json:"words"`
+	// Edge says a passport's series and number was read along the right
+	// edge (classify.Evidence.EdgeNumber).
+	Edge bool `json:"edge"`
 	// Rotation is the crop's true orientation code (from the labels), Read
 	// the one the evidence reader found.
 	Rotation int `json:"rotation"`
@@ -114,7 +117,7 @@ func read(ctx context.Context, cl *classify.Classifier, ev *roles.EvidenceReader
 	if l.P, err = cl.Picture(ctx, img); err != nil {
 		return l, fmt.Errorf("%s: %w", l.File, err)
 	}
-	l.Lines, l.Words, l.Read = e.TextLines, e.Words, int(rot)
+	l.Lines, l.Words, l.Edge, l.Read = e.TextLines, e.Words, e.EdgeNumber, int(rot)
 	return l, nil
 }
 
