@@ -122,7 +122,8 @@ type Evidence struct {
 	WordsRead bool
 	// EdgeNumber says a Russian internal passport's series and number was
 	// read along the right edge of the crop turned upright: it counts for
-	// the types that print it (EdgeNumberTypes), weighed as the words are.
+	// the types that print it (TypeWords.PrintsEdgeNumber), weighed as the
+	// words are.
 	EdgeNumber bool
 }
 
@@ -169,8 +170,7 @@ func (c *Classifier) ClassifyOutputs(out map[string][]float32, docTypes []string
 	}
 	p := c.head.Probabilities(logits)
 	if ev.WordsRead || ev.EdgeNumber {
-		s := c.words.Score(ev.Words)
-		s.EdgeNumber = ev.EdgeNumber
+		s := c.words.ScoreEvidence(ev.Words, ev.EdgeNumber)
 		if c.log != nil && c.log.Enabled(context.Background(), slog.LevelDebug) {
 			c.log.Debug("classify: printed words", "picture", c.topOf(p), "read", s.Read, "unknown", s.Unknown, "edge_number", s.EdgeNumber)
 		}

@@ -239,6 +239,14 @@ func (tw *TypeWords) Score(read []string) WordScore {
 	return s
 }
 
+// ScoreEvidence is Score of the words read with the edge number
+// (Evidence.EdgeNumber) set beside them: what ApplyWords weighs.
+func (tw *TypeWords) ScoreEvidence(read []string, edgeNumber bool) WordScore {
+	s := tw.Score(read)
+	s.EdgeNumber = edgeNumber
+	return s
+}
+
 // PrintsEdgeNumber reports whether type t prints a passport's series and
 // number along its right edge (Evidence.EdgeNumber).
 func (tw *TypeWords) PrintsEdgeNumber(t string) bool { return tw.edge[t] }

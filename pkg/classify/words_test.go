@@ -210,11 +210,9 @@ func TestScoreNamesTheTitlesType(t *testing.T) {
 	}
 }
 
-// TestApplyWords checks what the shipped weights do with a picture that is
-// confidently wrong: a document's title read in full overrules it, a page
-// of words no template prints moves it to other, and no words leave the
-// picture's choice.
-func TestApplyWords(t *testing.T) {
+// shippedWords loads the word table and the weights the classifier ships.
+func shippedWords(t *testing.T) (*TypeWords, WordWeights) {
+	t.Helper()
 	tw, err := LoadTypeWords()
 	if err != nil {
 		t.Fatal(err)
@@ -223,6 +221,15 @@ func TestApplyWords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tw, w
+}
+
+// TestApplyWords checks what the shipped weights do with a picture that is
+// confidently wrong: a document's title read in full overrules it, a page
+// of words no template prints moves it to other, and no words leave the
+// picture's choice.
+func TestApplyWords(t *testing.T) {
+	tw, w := shippedWords(t)
 	classes := []string{"snils_front", "ukr_id_2016_back", doctypes.Other, doctypes.NotDocument, doctypes.Empty}
 	picture := []float64{0.01, 0.96, 0.01, 0.01, 0.01}
 	invoice := SplitWords(strings.Repeat("INVOICE Bill to Ship to Quantity Description Unit price Amount Subtotal Total due Payment terms ", 4))
@@ -248,14 +255,7 @@ func TestApplyWords(t *testing.T) {
 // for a CIS passport turns to the passport page the picture likes best,
 // the number speaks for no other type, and without it the picture stands.
 func TestEdgeNumberCountsForPassportPages(t *testing.T) {
-	tw, err := LoadTypeWords()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := LoadWordWeights()
-	if err != nil {
-		t.Fatal(err)
-	}
+	tw, w := shippedWords(t)
 	classes := []string{"kgz_passport_2006_main", "passport_main", "passport_registration", "driver_license_2011_front", doctypes.Other}
 	picture := []float64{0.6, 0.04, 0.01, 0.05, 0.3}
 	if !tw.PrintsEdgeNumber("passport_main") || !tw.PrintsEdgeNumber("passport_registration") ||
@@ -263,9 +263,7 @@ func TestEdgeNumberCountsForPassportPages(t *testing.T) {
 		t.Fatal("edge number types: want the Russian passport's pages alone")
 	}
 	apply := func(edge bool) []float64 {
-		s := tw.Score(nil)
-		s.EdgeNumber = edge
-		return tw.ApplyWords(w, classes, picture, s)
+		return tw.ApplyWords(w, classes, picture, tw.ScoreEvidence(nil, edge))
 	}
 	with, without := apply(true), apply(false)
 	if got := classes[argmaxOf(with)]; got != "passport_main" {

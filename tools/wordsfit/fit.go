@@ -69,9 +69,7 @@ func edgeWeight(tw *classify.TypeWords, rs []reading) float64 {
 // score is what the classifier weighs of a reading: its words' score and
 // the edge number.
 func (r reading) score(tw *classify.TypeWords) classify.WordScore {
-	s := tw.Score(r.Words)
-	s.EdgeNumber = r.Edge
-	return s
+	return tw.ScoreEvidence(r.Words, r.Edge)
 }
 
 // fit maximises the likelihood of the true classes (softmax over the
