@@ -123,12 +123,12 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 		return ev, 0, 0, err
 	}
 	ev.TextLines = len(boxes)
-	var p []float64
 	if logits == nil {
-		p, err = z.or.ProbabilitiesDetected(ctx, img, boxes)
-	} else {
-		p, err = z.or.ProbabilitiesFrom(ctx, img, boxes, logits)
+		if logits, err = z.or.Logits(ctx, img); err != nil {
+			return ev, 0, 0, err
+		}
 	}
+	p, err := z.or.ProbabilitiesFrom(ctx, img, boxes, logits)
 	if err != nil {
 		return ev, 0, 0, err
 	}
@@ -173,7 +173,10 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 		break
 	}
 	if z.tess != nil {
-		words, r, err := z.uprightWords(ctx, img, boxes, rot, ev.Zone != nil && ev.Zone.Valid)
+		// A verified zone, or docnet decisive, settles the orientation:
+		// the words are read, not used to check it.
+		settled := ev.Zone != nil && ev.Zone.Valid || rot == order[0] && orient.Decisive(logits)
+		words, r, err := z.uprightWords(ctx, img, boxes, rot, settled)
 		if err != nil {
 			return ev, 0, 0, err
 		}

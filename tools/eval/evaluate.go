@@ -23,6 +23,9 @@ type pair struct {
 	Conf           float64
 	IoU            float64 // -1 when the truth has no quad
 	RotOK, RotSeen bool
+	// RotTruth and RotPred are the rotation codes wanted and answered,
+	// for the report's list of wrong orientations (when RotSeen).
+	RotTruth, RotPred int
 }
 
 // results accumulates an evaluation.
@@ -115,6 +118,7 @@ func (r *results) match(tc testCase, a answer) {
 		pr := pair{File: tc.Path, Truth: td.Type, Pred: p.Type, Conf: p.Confidence, IoU: best}
 		if td.Rotation != nil && !doctypes.IsSpecial(td.Type) {
 			pr.RotSeen, pr.RotOK = true, p.Rotation == *td.Rotation
+			pr.RotTruth, pr.RotPred = *td.Rotation, p.Rotation
 		}
 		r.Pairs = append(r.Pairs, pr)
 	}

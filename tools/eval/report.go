@@ -118,6 +118,19 @@ func (r *results) markdown(name, plotBase string) (string, error) {
 			fmt.Fprintf(&b, "- %s\n", w)
 		}
 	}
+	var turned []string
+	for _, p := range r.Pairs {
+		if p.RotSeen && !p.RotOK {
+			turned = append(turned, fmt.Sprintf("%s: rotation %d, answered %d as %s (%.2f): %s", p.Truth, p.RotTruth, p.RotPred, p.Pred, p.Conf, p.File))
+		}
+	}
+	if len(turned) > 0 {
+		sort.Strings(turned)
+		b.WriteString("\n### Wrong orientations (truth: rotation wanted, answered, as type: file)\n\n")
+		for _, w := range turned {
+			fmt.Fprintf(&b, "- %s\n", w)
+		}
+	}
 	return b.String(), nil
 }
 
