@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"docsuite/pkg/doctypes"
+	"docsuite/pkg/mrz"
 	"docsuite/pkg/stages"
 )
 
@@ -15,7 +16,8 @@ import (
 var mrzCodesJSON []byte
 
 // MRZCodes maps a zone key (see ZoneKey) to the catalogue types that carry
-// such a zone. A key that is not in the map belongs to no catalogue type.
+// such a zone. A key that is not in the map belongs to no catalogue type
+// (ApplyZone says what a misread issuer names).
 type MRZCodes map[string][]string
 
 // LoadMRZCodes returns the table shipped with the classifier
@@ -66,6 +68,26 @@ type Zone struct {
 // official travel documents of TD1/TD2 size, V for visas) and its issuer.
 func ZoneKey(z Zone) string { return zoneKey(z, z.Issuer) }
 
+// ofState returns the catalogue types of every kind of zone state issues,
+// sorted, and whether there are any.
+func (c MRZCodes) ofState(state string) ([]string, bool) {
+	seen := map[string]bool{}
+	var types []string
+	for key, ts := range c {
+		if !strings.HasSuffix(key, " "+state) {
+			continue
+		}
+		for _, t := range ts {
+			if !seen[t] {
+				seen[t] = true
+				types = append(types, t)
+			}
+		}
+	}
+	sort.Strings(types)
+	return types, len(types) > 0
+}
+
 func zoneKey(z Zone, state string) string {
 	code := strings.ToUpper(strings.TrimRight(z.DocumentCode, "<"))
 	kind := "I"
@@ -95,7 +117,11 @@ const MinZoneConfidence = 0.9
 //     recognition confidence times that type's share of their probability;
 //   - a zone of any other key (by issuer, then by the holder's
 //     nationality) is a document of no catalogue type: `other`, with the
-//     zone's confidence.
+//     zone's confidence;
+//   - a zone whose issuer is no state code (mrz.KnownState) has its first
+//     line misread: the catalogue types of the holder's nationality, of
+//     any kind, are the candidates; when the nationality is no state code
+//     either, the reply is left as it is.
 //
 // A zone that is not trusted (check digits off and low confidence) leaves
 // the reply as it is. p holds the picture's probabilities per class of
@@ -106,8 +132,21 @@ func ApplyZone(reply stages.ClassifyReply, z Zone, codes MRZCodes, classes []str
 	}
 	conf := min(max(z.Confidence, 0), 1)
 	types, ok := codes[ZoneKey(z)]
-	if !ok && z.Nationality != "" {
+	switch {
+	case ok:
+	case mrz.KnownState(z.Issuer):
+		// A foreign document, or the issuer misread as another state:
+		// the nationality may name the state.
 		types, ok = codes[zoneKey(z, z.Nationality)]
+	case mrz.KnownState(z.Nationality):
+		// The first line's letters are misread (no check digit covers
+		// them; a lost leading "P<" shifts the issuer into the code):
+		// neither the kind nor the issuer counts, the nationality names
+		// the state, and any of its types is a candidate.
+		types, ok = codes.ofState(z.Nationality)
+	default:
+		// Nothing legible names a state: the zone says nothing.
+		return reply
 	}
 	if !ok {
 		return stages.ClassifyReply{Type: doctypes.Other, Confidence: conf,
