@@ -43,7 +43,7 @@ func tuneCrops(t *testing.T, o *Orienter, seed uint64, n int, fn func(cr synth.C
 }
 
 // argmax returns the index of p's largest value (the first of ties).
-func argmax(p []float64) int {
+func argmax[T float32 | float64](p []T) int {
 	best := 0
 	for r := range p {
 		if p[r] > p[best] {

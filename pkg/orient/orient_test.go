@@ -233,7 +233,7 @@ func TestDecisiveDocnetIsNotOverruled(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			docnet := argmax32(logits)
+			docnet := argmax(logits)
 			if !ok || argmax(combine(tr.P, logits)) == docnet {
 				continue
 			}
@@ -251,14 +251,4 @@ func TestDecisiveDocnetIsNotOverruled(t *testing.T) {
 		t.Fatalf("no decisive crop the text would overrule among %d crops: the factory or docnet changed; pick another seed", seen)
 	}
 	t.Logf("%d crops the text would have turned wrong, of %d", found, seen)
-}
-
-func argmax32(l []float32) int {
-	best := 0
-	for i := range l {
-		if l[i] > l[best] {
-			best = i
-		}
-	}
-	return best
 }

@@ -175,7 +175,7 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 	if z.tess != nil {
 		// A verified zone, or docnet decisive, settles the orientation:
 		// the words are read, not used to check it.
-		settled := ev.Zone != nil && ev.Zone.Valid || rot == order[0] && orient.Decisive(logits)
+		settled := ev.Zone != nil && ev.Zone.Valid || orient.Decisive(logits)
 		words, r, err := z.uprightWords(ctx, img, boxes, rot, settled)
 		if err != nil {
 			return ev, 0, 0, err

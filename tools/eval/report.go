@@ -111,27 +111,28 @@ func (r *results) markdown(name, plotBase string) (string, error) {
 			wrong = append(wrong, fmt.Sprintf("%s → %s (%.2f): %s", p.Truth, p.Pred, p.Conf, p.File))
 		}
 	}
-	if len(wrong) > 0 {
-		sort.Strings(wrong)
-		b.WriteString("\n### Wrong types (truth → predicted, confidence: file)\n\n")
-		for _, w := range wrong {
-			fmt.Fprintf(&b, "- %s\n", w)
-		}
-	}
+	writeSortedList(&b, "Wrong types (truth → predicted, confidence: file)", wrong)
 	var turned []string
 	for _, p := range r.Pairs {
 		if p.RotSeen && !p.RotOK {
 			turned = append(turned, fmt.Sprintf("%s: rotation %d, answered %d as %s (%.2f): %s", p.Truth, p.RotTruth, p.RotPred, p.Pred, p.Conf, p.File))
 		}
 	}
-	if len(turned) > 0 {
-		sort.Strings(turned)
-		b.WriteString("\n### Wrong orientations (truth: rotation wanted, answered, as type: file)\n\n")
-		for _, w := range turned {
-			fmt.Fprintf(&b, "- %s\n", w)
-		}
-	}
+	writeSortedList(&b, "Wrong orientations (truth: rotation wanted, answered, as type: file)", turned)
 	return b.String(), nil
+}
+
+// writeSortedList writes a section titled title listing items sorted, or
+// nothing when there are none.
+func writeSortedList(b *strings.Builder, title string, items []string) {
+	if len(items) == 0 {
+		return
+	}
+	sort.Strings(items)
+	fmt.Fprintf(b, "\n### %s\n\n", title)
+	for _, w := range items {
+		fmt.Fprintf(b, "- %s\n", w)
+	}
 }
 
 func ratio(n, d int) string {
