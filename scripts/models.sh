@@ -72,6 +72,9 @@ make_words words-fit 400 7707 -cover 0.15
 make_words words-hard 300 7709 -fx 2 -cover 0.15
 make_words words-other 150 7713 -types other -cover 0.15
 make_words words-test 200 7711 -cover 0.15
+# The dictionary that tells a real word no template prints from OCR's
+# gibberish comes from the installed Tesseract's own word lists.
+go run ./tools/dictwords
 go build -o bin/wordsfit ./tools/wordsfit
 OMP_THREAD_LIMIT=1 nice bin/wordsfit -fit "$data/words-fit,$data/words-hard,$data/words-other" -test "$data/words-test" -write
 

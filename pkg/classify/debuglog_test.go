@@ -18,7 +18,7 @@ func TestDebugLogExplainsTheWords(t *testing.T) {
 	if len(crops) == 0 {
 		t.Fatal("no crops")
 	}
-	words := []string{"ПАСПОРТ", "РОССИЙСКАЯ", "ФЕДЕРАЦИЯ", "КВЯКЛОБУР", "ZORBLATH"}
+	words := []string{"ПАСПОРТ", "РОССИЙСКАЯ", "ФЕДЕРАЦИЯ", "ТЕЛЕСКОП", "ВЕЛОСИПЕД"}
 	for _, tc := range []struct {
 		name  string
 		level slog.Level

@@ -64,6 +64,7 @@ type TypeWords struct {
 	values *lexicon                      // the field values' words
 	valued map[string]map[string]float64 // type -> value word -> weight
 	edge   map[string]bool               // the types printing the edge number
+	dict   *dictionary                   // Tesseract's Russian and English words
 }
 
 // lexicon is a set of known words with their weights, indexed for
@@ -100,7 +101,12 @@ func LoadTypeWords() (*TypeWords, error) {
 			return nil, fmt.Errorf("classify: typewords.json: edge number: %q is not a catalogue type", t)
 		}
 	}
-	return newTypeWords(f), nil
+	tw := newTypeWords(f)
+	var err error
+	if tw.dict, err = loadDictionary(); err != nil {
+		return nil, err
+	}
+	return tw, nil
 }
 
 // newTypeWords weighs the words per family of types (doctypes.Family):
@@ -189,11 +195,14 @@ type WordScore struct {
 	// Values is, per catalogue type, the summed weight of the words read
 	// that its fields print as values and no template prints (each once).
 	Values map[string]float64
-	// Read counts the words read (minWordLen letters or more), Unknown
-	// those of them that no template prints and no field holds. A common
-	// first name or a patronymic the factory does not print is not unknown:
-	// it is a holder's name, which documents outside the catalogue seldom
-	// print (see nameLike).
+	// Read counts the legible words read (minWordLen letters or more):
+	// a template's word, a field's value, a holder's first name or
+	// patronymic (see nameLike), or a word the dictionary holds
+	// (minDictLen letters or more). Unknown counts those of them that no
+	// template prints and no field holds but the dictionary does: the real
+	// words of a document outside the catalogue. What OCR reads out of a
+	// noisy photograph (gibberish, a surname no dictionary lists) is
+	// neither: it says nothing of the document's type.
 	Read, Unknown int
 	// EdgeNumber is not a word: the caller sets it from
 	// Evidence.EdgeNumber, and Logits weighs it with the words.
@@ -213,7 +222,6 @@ func (tw *TypeWords) Score(read []string) WordScore {
 		if len([]rune(w)) < minWordLen {
 			continue
 		}
-		s.Read++
 		into, table := s.Matched, tw.types
 		known := tw.words.match(w)
 		if known == "" {
@@ -221,11 +229,16 @@ func (tw *TypeWords) Score(read []string) WordScore {
 			known = tw.values.match(w)
 		}
 		if known == "" {
-			if !nameLike(w) {
+			switch {
+			case nameLike(w):
+				s.Read++
+			case DictionaryWord(w) && tw.dict.has(w):
+				s.Read++
 				s.Unknown++
 			}
 			continue
 		}
+		s.Read++
 		if seen[known] {
 			continue
 		}
