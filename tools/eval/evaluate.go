@@ -33,9 +33,12 @@ type results struct {
 	Files, Failed        int
 	Truth, Found, Missed int
 	Spurious             int
-	Pairs                []pair
-	Elapsed              []time.Duration
-	Pages                int
+	// SpuriousItems lists the spurious items: answered type, confidence
+	// and file.
+	SpuriousItems []string
+	Pairs         []pair
+	Elapsed       []time.Duration
+	Pages         int
 	// LaterPages counts the pages after a file's first, whose first item
 	// is set aside (laterPageExtras).
 	LaterPages         int
@@ -159,6 +162,10 @@ func (r *results) match(tc testCase, a answer) {
 		r.Pairs = append(r.Pairs, pair{File: tc.Path, Truth: td.Type, Pred: p.Type, Conf: p.Confidence, IoU: -1})
 	}
 	r.Spurious += len(rest)
+	for _, j := range rest {
+		p := a.Items[j]
+		r.SpuriousItems = append(r.SpuriousItems, fmt.Sprintf("%s (%.2f): %s", p.Type, p.Confidence, tc.Path))
+	}
 }
 
 // firstPageAndExtras keeps the items of the first page and those after the

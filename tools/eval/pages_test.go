@@ -47,6 +47,9 @@ func TestLaterPages(t *testing.T) {
 			if r.Found != tc.found || r.Spurious != tc.spur || r.LaterPages != tc.laterSetAside {
 				t.Errorf("service: found %d spurious %d later pages %d, want %d %d %d", r.Found, r.Spurious, r.LaterPages, tc.found, tc.spur, tc.laterSetAside)
 			}
+			if len(r.SpuriousItems) != r.Spurious {
+				t.Errorf("service: %d spurious items listed, %d counted", len(r.SpuriousItems), r.Spurious)
+			}
 		})
 	}
 }

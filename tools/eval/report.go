@@ -119,6 +119,7 @@ func (r *results) markdown(name, plotBase string) (string, error) {
 		}
 	}
 	writeSortedList(&b, "Wrong orientations (truth: rotation wanted, answered, as type: file)", turned)
+	writeSortedList(&b, "Spurious items (answered type, confidence: file)", r.SpuriousItems)
 	return b.String(), nil
 }
 
