@@ -33,6 +33,9 @@ type Options struct {
 	Threads  int
 	AllowGPU bool
 	Log      *slog.Logger
+	// Words is the printed words' table (LoadTypeWords), shared with the
+	// zone reader of the same process; nil loads one.
+	Words *TypeWords
 }
 
 // Classifier is a loaded type model, safe for concurrent use.
@@ -69,7 +72,10 @@ func Open(opts Options) (*Classifier, error) {
 		_ = rt.Close()
 		return nil, err
 	}
-	words, err := LoadTypeWords()
+	words := opts.Words
+	if words == nil {
+		words, err = LoadTypeWords()
+	}
 	var ww WordWeights
 	if err == nil {
 		ww, err = LoadWordWeights()

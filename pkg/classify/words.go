@@ -57,6 +57,7 @@ type typeWordsFile struct {
 // type's fields (a patronymic, a town, an issuing office) are a second,
 // separate kind of evidence: they are not the template's words, but they
 // are not the unknown words of a document outside the catalogue either.
+// A TypeWords is read-only once loaded, safe for concurrent use.
 type TypeWords struct {
 	types  map[string]map[string]float64 // type -> word -> weight
 	total  map[string]float64            // type -> summed weight of its words

@@ -108,15 +108,24 @@ func readCrop(ctx context.Context, st store.Store, key string) (image.Image, err
 // PP-OCR models are installed, is evidence beside the picture; without
 // them the picture decides alone (and the log says so once).
 func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m config.Models) error {
+	// One table of the printed words (with its dictionary) serves the
+	// classifier and the zone reader.
+	words, wordsErr := classify.LoadTypeWords()
 	mdl := loadModel(d.Log, "classifier", func() (*classify.Classifier, error) {
-		return classify.Open(classify.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: d.Log})
+		if wordsErr != nil {
+			return nil, wordsErr
+		}
+		return classify.Open(classify.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: d.Log, Words: words})
 	})
 	defer closeAfter(mdl)
 	zr := loadOptional(d.Log, "MRZ evidence off: the zone reader did not load", func() (*zoneReader, error) {
 		if !m.TextEvidence {
 			return nil, errTextEvidenceOff
 		}
-		return openZoneReader(m, d.Log, true)
+		if wordsErr != nil {
+			return nil, wordsErr
+		}
+		return openZoneReader(m, d.Log, true, words)
 	})
 	defer closeAfter(zr)
 	h := func(ctx context.Context, req stages.ClassifyRequest) (stages.ClassifyReply, error) {

@@ -20,7 +20,7 @@ func TestOneDocnetRunServesTypeAndOrientation(t *testing.T) {
 	m := testModels(true)
 	zr := openTestZoneReader(t, m)
 	cl := openTestClassifier(t, m)
-	shared, err := openZoneReader(m, testLog(), true)
+	shared, err := openZoneReader(m, testLog(), true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

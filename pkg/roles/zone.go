@@ -54,8 +54,9 @@ const minZoneSide = 120
 // openZoneReader loads the models the zone reader needs. With logitsOnly
 // its orientation loads no docnet of its own: every read must then come
 // with docnet's orientation logits (ReadLogits), as the classify stage's
-// do from the classifier's run.
-func openZoneReader(m config.Models, log *slog.Logger, logitsOnly bool) (*zoneReader, error) {
+// do from the classifier's run. words is the printed words' table the
+// classifier of the same process holds (nil loads one).
+func openZoneReader(m config.Models, log *slog.Logger, logitsOnly bool, words *classify.TypeWords) (*zoneReader, error) {
 	rt, err := onnxrt.Open(onnxrt.Options{Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: log})
 	if err != nil {
 		return nil, err
@@ -67,9 +68,11 @@ func openZoneReader(m config.Models, log *slog.Logger, logitsOnly bool) (*zoneRe
 	}
 	z.rd = mrz.NewReader(z.eng)
 	z.digits = z.eng.Charset(func(r rune) bool { return r >= '0' && r <= '9' })
-	if z.words, err = classify.LoadTypeWords(); err != nil {
-		_ = z.Close()
-		return nil, err
+	if z.words = words; z.words == nil {
+		if z.words, err = classify.LoadTypeWords(); err != nil {
+			_ = z.Close()
+			return nil, err
+		}
 	}
 	if !m.PrintedWords {
 		log.Info("printed-word evidence off: PRINTED_WORDS=false")
