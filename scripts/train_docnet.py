@@ -11,10 +11,18 @@ it in models/manifest.json.
 orientations. --val (temperature scaling) and --test (metrics in the
 manifest) hold crops as the factory lays them (`-crops`, default effects).
 Run with Debian's /usr/bin/python3 (python3-torch 1.13, CPU).
+
+On a lent GPU (`--device cuda`, any recent PyTorch) the training crops are
+held on the device and each batch is augmented there; `--checkpoint F
+--no-export` stops after training with the members' weights in F, and
+`--from-checkpoint F` here calibrates, measures and exports them with
+Debian's PyTorch, as a CPU run would (scripts/pack_docnet_data.py shrinks
+the crops to carry them there).
 """
 
 import argparse
 import base64
+import glob
 import json
 import os
 import re
@@ -52,9 +60,9 @@ def read_classes():
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--train", action="append", required=True)
-    p.add_argument("--val", required=True)
-    p.add_argument("--test", required=True)
+    p.add_argument("--train", action="append", default=[])
+    p.add_argument("--val")
+    p.add_argument("--test")
     p.add_argument("--out", default=os.path.join(ROOT, "models"))
     p.add_argument("--name", default="docnet")
     p.add_argument("--size", type=int, default=128)
@@ -73,12 +81,28 @@ def parse_args():
     p.add_argument("--oversample", action="append", default=[], metavar="CLASS=K",
                    help="repeat the training crops of CLASS K times (e.g. other=2: real uploads hold many "
                         "documents outside the catalogue)")
-    return p.parse_args()
+    p.add_argument("--augment", type=float, default=1.0,
+                   help="strength of the geometric and photometric jitter (train_docnet_data.augment_batch)")
+    p.add_argument("--device", default="cpu", help="cpu, or cuda to train on a GPU")
+    p.add_argument("--checkpoint", help="save the trained members' weights here")
+    p.add_argument("--no-export", action="store_true",
+                   help="stop after training (needs --checkpoint): calibrate and export elsewhere")
+    p.add_argument("--from-checkpoint", help="skip training: calibrate, measure and export these members")
+    args = p.parse_args()
+    if args.no_export and not args.checkpoint:
+        p.error("--no-export needs --checkpoint")
+    if not args.from_checkpoint and not args.train:
+        p.error("--train is required unless --from-checkpoint is given")
+    if not args.no_export and not (args.val and args.test):
+        p.error("--val and --test are required to export")
+    if args.device.startswith("cuda") and not torch.cuda.is_available():
+        p.error("--device cuda: PyTorch sees no GPU here")
+    return args
 
 
-def normalise(x01):
-    mean = torch.tensor(MEAN).view(1, 3, 1, 1)
-    std = torch.tensor(STD).view(1, 3, 1, 1)
+def normalise(x01, dev="cpu"):
+    mean = torch.tensor(MEAN).view(1, 3, 1, 1).to(dev)
+    std = torch.tensor(STD).view(1, 3, 1, 1).to(dev)
     return (x01 - mean) / std
 
 
@@ -94,8 +118,12 @@ def predict(net, x_uint8, batch=256):
 
 
 def train(net, x, y, classes, args, seed, minutes, log):
-    special = torch.tensor([c in ev.SPECIAL for c in classes])
+    """Trains net on the upright crops x (NumPy on the CPU, a uint8 tensor
+    already on the device otherwise) for args.epochs or minutes."""
+    dev = torch.device(args.device)
+    special = torch.tensor([c in ev.SPECIAL for c in classes]).to(dev)
     gen = torch.Generator().manual_seed(seed)
+    noise_gen = None if dev.type == "cpu" else torch.Generator(device=dev).manual_seed(seed)
     rng = np.random.default_rng(seed)
     steps_per_epoch = len(x) // args.batch
     total = steps_per_epoch * args.epochs
@@ -110,8 +138,10 @@ def train(net, x, y, classes, args, seed, minutes, log):
         for b in range(steps_per_epoch):
             idx = np.sort(perm[b * args.batch:(b + 1) * args.batch])
             codes = torch.randint(0, 8, (len(idx),), generator=gen)
-            xb = normalise(data.augment_batch(x[idx], codes, gen, args.size))
-            yb = torch.from_numpy(y[idx])
+            xs = x[idx] if dev.type == "cpu" else x[torch.from_numpy(idx).to(dev)]
+            xb = normalise(data.augment_batch(xs, codes, gen, args.size, strength=args.augment, noise_gen=noise_gen), dev)
+            yb = torch.from_numpy(y[idx]).to(dev)
+            codes = codes.to(dev)
             lt, lo = net(xb.contiguous(memory_format=torch.channels_last))
             loss_t = F.cross_entropy(lt, yb)
             keep = ~special[yb]
@@ -172,16 +202,10 @@ def b64(a):
     return base64.b64encode(np.ascontiguousarray(a, dtype="<f4").tobytes()).decode()
 
 
-def main():
-    args = parse_args()
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    np.random.seed(args.seed)
-    log = lambda s: print(f"[docnet {time.strftime('%H:%M:%S')}] {s}", flush=True)  # noqa: E731
-    classes = read_classes()
-    log(f"{len(classes)} classes")
+def train_members(args, classes, log):
+    """Loads the training crops and trains args.members networks; returns
+    them with the run's record (what the manifest and checkpoint keep)."""
     t_start = time.time()
-
     xs, ys = [], []
     for d in args.train:
         x, y, _ = data.load_cached(d, classes, args.size, upright=True, workers=args.threads)
@@ -194,30 +218,99 @@ def main():
         reps = np.tile(idx, int(k) - 1)
         x_tr, y_tr = np.concatenate([x_tr, x_tr[reps]]), np.concatenate([y_tr, y_tr[reps]])
         log(f"oversampled {name} x{k}: {len(idx)} -> {len(idx) * int(k)} crops")
-    x_va, y_va, r_va = data.load_cached(args.val, classes, args.size, upright=False, workers=args.threads)
-    x_te, y_te, r_te = data.load_cached(args.test, classes, args.size, upright=False, workers=args.threads)
     counts = np.bincount(y_tr, minlength=len(classes))
-    log(f"train {len(x_tr)} crops (fewest per class {counts.min()} {classes[counts.argmin()]}), "
-        f"val {len(x_va)}, test {len(x_te)}; loaded in {time.time() - t_start:.0f}s")
-
+    log(f"train {len(x_tr)} crops (fewest per class {counts.min()} {classes[counts.argmin()]}); "
+        f"loaded in {time.time() - t_start:.0f}s")
+    dev = torch.device(args.device)
+    x_in = x_tr if dev.type == "cpu" else torch.from_numpy(x_tr).to(dev)
     widths = tuple(int(w) for w in args.widths.split(","))
     members, epochs_done, steps = [], [], []
     t_train = time.time()
     for m in range(args.members):
         seed = args.seed + m
         torch.manual_seed(seed)
-        net = DocNet(len(classes), args.size, widths=widths, extra=args.extra).to(memory_format=torch.channels_last)
+        net = DocNet(len(classes), args.size, widths=widths, extra=args.extra).to(dev, memory_format=torch.channels_last)
         params = sum(p.numel() for p in net.parameters())
         log(f"docnet {widths} extra={args.extra}: {params} parameters, input {args.size}x{args.size}; "
-            f"member {m + 1} of {args.members}, seed {seed}")
-        e, s = train(net, x_tr, y_tr, classes, args, seed, args.max_minutes / args.members, log)
+            f"member {m + 1} of {args.members}, seed {seed}, on {dev}")
+        e, s = train(net, x_in, y_tr, classes, args, seed, args.max_minutes / args.members, log)
         members.append(net)
         epochs_done.append(e)
         steps.append(s)
-    train_s = time.time() - t_train
-    net = members[0] if args.members == 1 else Ensemble(members)
+    run = {"classes": classes, "size": args.size, "widths": list(widths), "extra": args.extra, "seed": args.seed,
+           "epochs": epochs_done, "steps": steps, "batch": args.batch, "lr": args.lr, "threads": args.threads,
+           "device": str(dev) if dev.type == "cpu" else f"{dev.type} ({torch.cuda.get_device_name(dev)})",
+           "train_crops": int(len(x_tr)), "train_seconds": time.time() - t_train, "torch": torch.__version__,
+           "oversample": list(args.oversample), "augment": args.augment}
+    return members, run
+
+
+def save_checkpoint(path, members, run):
+    """Saves the members' weights (CPU tensors) and the run's record, with
+    no NumPy object in the pickle, so any PyTorch can load it. A path with
+    %d gets one file per member (a lent machine sends back files of at
+    most 16 MB)."""
+    states = [{k: v.detach().cpu() for k, v in m.state_dict().items()} for m in members]
+    if "%d" in path:
+        for i, st in enumerate(states):
+            torch.save({"members": [st], "run": run}, path % (i + 1))
+    else:
+        torch.save({"members": states, "run": run}, path)
+
+
+def load_checkpoint(args, classes, log):
+    """Rebuilds the members saved by save_checkpoint (args.size and the
+    network's shape come from the checkpoint)."""
+    path = args.from_checkpoint
+    paths = sorted(glob.glob(path.replace("%d", "*"))) if "%d" in path else [path]
+    if not paths:
+        raise SystemExit(f"{path}: no checkpoint")
+    cks = [torch.load(p, map_location="cpu") for p in paths]
+    ck = {"members": [st for c in cks for st in c["members"]], "run": cks[0]["run"]}
+    run = ck["run"]
+    if len(ck["members"]) != len(run["epochs"]):
+        raise SystemExit(f"{path}: {len(ck['members'])} members found, the run trained {len(run['epochs'])}")
+    if list(run["classes"]) != list(classes):
+        raise SystemExit(f"{args.from_checkpoint}: its classes differ from pkg/doctypes")
+    args.size = run["size"]
+    members = []
+    for state in ck["members"]:
+        net = DocNet(len(classes), args.size, widths=tuple(run["widths"]), extra=run["extra"])
+        net.load_state_dict(state)
+        members.append(net)
+    log(f"loaded {len(members)} members from {args.from_checkpoint}: trained on {run['device']} with PyTorch "
+        f"{run['torch']}, {run['train_crops']} crops, input {args.size}, epochs {run['epochs']}")
+    return members, run
+
+
+def main():
+    args = parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed)
+    log = lambda s: print(f"[docnet {time.strftime('%H:%M:%S')}] {s}", flush=True)  # noqa: E731
+    classes = read_classes()
+    log(f"{len(classes)} classes")
+    t_start = time.time()
+
+    if args.from_checkpoint:
+        members, run = load_checkpoint(args, classes, log)
+    else:
+        members, run = train_members(args, classes, log)
+        if args.checkpoint:
+            save_checkpoint(args.checkpoint, members, run)
+            log(f"saved {len(members)} members to {args.checkpoint}")
+        if args.no_export:
+            return
+    members = [m.cpu() for m in members]
+    widths = tuple(run["widths"])
+    epochs_done, steps, train_s = run["epochs"], run["steps"], run["train_seconds"]
+    x_va, y_va, r_va = data.load_cached(args.val, classes, args.size, upright=False, workers=args.threads)
+    x_te, y_te, r_te = data.load_cached(args.test, classes, args.size, upright=False, workers=args.threads)
+    log(f"val {len(x_va)}, test {len(x_te)}")
+    net = members[0] if len(members) == 1 else Ensemble(members)
     params = sum(p.numel() for p in net.parameters())
-    if args.members == 1:
+    if len(members) == 1:
         epochs_done, steps = epochs_done[0], steps[0]
 
     # Calibration on the validation split (crops as they lie).
@@ -269,11 +362,13 @@ def main():
         ],
         "other_threshold": OTHER_THRESHOLD,
         "training": {
-            "seed": args.seed, "script": "scripts/train_docnet.py", "epochs": epochs_done, "steps": steps,
-            "batch": args.batch, "lr": args.lr, "threads": args.threads, "train_crops": int(len(x_tr)),
+            "seed": run["seed"], "script": "scripts/train_docnet.py", "epochs": epochs_done, "steps": steps,
+            "batch": run["batch"], "lr": run["lr"], "threads": run["threads"], "device": run["device"],
+            "train_crops": run["train_crops"],
             "val_crops": int(len(x_va)), "test_crops": int(len(x_te)), "parameters": int(params),
-            "widths": list(widths), "extra": args.extra, "members": args.members, "train_seconds": round(train_s),
-            "torch": torch.__version__, "data": args.data_note, "oversample": args.oversample,
+            "widths": list(widths), "extra": run["extra"], "members": len(members), "train_seconds": round(train_s),
+            "torch": run["torch"], "data": args.data_note, "oversample": run["oversample"],
+            "augment": run.get("augment", 1.0),
         },
         "metrics": {
             "split": "test (synthetic, held out; crops as laid by the factory)",
@@ -282,7 +377,8 @@ def main():
             "val_type": summary(val_t),
         },
         "made": "scripts/models.sh: synthetic crops from tools/synth, trained by scripts/train_docnet.py "
-                "(PyTorch, CPU), temperature-scaled on the val split, exported with torch.onnx opset 13",
+                f"(PyTorch {run['torch']}, {run['device']}), temperature-scaled on the val split, exported with "
+                f"torch.onnx opset 13 (PyTorch {torch.__version__})",
     }
     write_manifest(args.out, entry)
     log(f"wrote {onnx_path} ({entry['bytes']} bytes) and manifest; total {(time.time() - t_start) / 60:.1f} min")

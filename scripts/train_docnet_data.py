@@ -106,12 +106,18 @@ def _code_matrix(t):
 CODE_MATRICES = torch.tensor(np.stack([_code_matrix(t) for t in range(8)]), dtype=torch.float32)
 
 
-def augment_batch(x, codes, gen, train_size, strength=1.0):
+def augment_batch(x, codes, gen, train_size, strength=1.0, noise_gen=None):
     """Turns a uint8 NHWC batch of upright images into a float NCHW batch of
     train_size x train_size lying images: orientation transform inverse(code)
-    plus small scale/shift/rotation jitter and photometric changes."""
+    plus small scale/shift/rotation jitter and photometric changes.
+
+    x is a NumPy array or a uint8 tensor on any device; the small random
+    draws come from the CPU generator gen either way (the same draws on
+    every device), the pixel noise from noise_gen, a generator on x's
+    device, when one is given (else from gen on the CPU)."""
     n = x.shape[0]
-    xb = torch.from_numpy(x).permute(0, 3, 1, 2).float().div_(255.0)
+    xb = (torch.from_numpy(x) if isinstance(x, np.ndarray) else x).permute(0, 3, 1, 2).float().div_(255.0)
+    dev = xb.device
     a = CODE_MATRICES[codes]  # [n, 2, 2]
     s = 1.0 + (torch.rand(n, 2, generator=gen) * 2 - 1) * 0.08 * strength
     ang = (torch.rand(n, generator=gen) * 2 - 1) * 0.05 * strength
@@ -121,21 +127,27 @@ def augment_batch(x, codes, gen, train_size, strength=1.0):
     theta = torch.zeros(n, 2, 3)
     theta[:, :, :2] = a @ jit
     theta[:, :, 2] = (torch.rand(n, 2, generator=gen) * 2 - 1) * 0.05 * strength
-    grid = F.affine_grid(theta, (n, 3, train_size, train_size), align_corners=False)
+    grid = F.affine_grid(theta.to(dev), (n, 3, train_size, train_size), align_corners=False)
     out = F.grid_sample(xb, grid, mode="bilinear", padding_mode="border", align_corners=False)
     # Photometric: brightness, contrast, per-channel gain, grey, gamma.
     b = 1.0 + (torch.rand(n, 1, 1, 1, generator=gen) * 2 - 1) * 0.25 * strength
     c = 1.0 + (torch.rand(n, 1, 1, 1, generator=gen) * 2 - 1) * 0.25 * strength
     g = 1.0 + (torch.rand(n, 3, 1, 1, generator=gen) * 2 - 1) * 0.08 * strength
+    b, c, g = b.to(dev), c.to(dev), g.to(dev)
     mean = out.mean(dim=(1, 2, 3), keepdim=True)
     out = ((out - mean) * c + mean) * b * g
     grey = torch.rand(n, generator=gen) < 0.1 * strength
     if grey.any():
+        grey = grey.to(dev)
         out[grey] = out[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
     out = out.clamp_(0.0, 1.0)
-    gamma = torch.exp((torch.rand(n, 1, 1, 1, generator=gen) * 2 - 1) * 0.25 * strength)
+    gamma = torch.exp((torch.rand(n, 1, 1, 1, generator=gen) * 2 - 1) * 0.25 * strength).to(dev)
     out = out.pow(gamma)
-    noise = torch.randn(out.shape, generator=gen) * (torch.rand(n, 1, 1, 1, generator=gen) * 0.03 * strength)
+    if noise_gen is None:
+        noise = torch.randn(out.shape, generator=gen)
+    else:
+        noise = torch.randn(out.shape, generator=noise_gen, device=dev)
+    noise = noise * (torch.rand(n, 1, 1, 1, generator=gen) * 0.03 * strength).to(dev)
     return (out + noise).clamp_(0.0, 1.0)
 
 

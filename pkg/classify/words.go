@@ -231,6 +231,8 @@ func (tw *TypeWords) Score(read []string) WordScore {
 		}
 		if known == "" {
 			switch {
+			case specimenWord(w):
+				// A sample's mark says nothing of its type.
 			case nameLike(w):
 				s.Read++
 			case DictionaryWord(w) && tw.dict.has(w):
@@ -339,6 +341,21 @@ func Fold(w string) string {
 	}
 	return b.String()
 }
+
+// specimenWords are the folded specimen marks printed across published
+// samples of documents of every type (the factory's specimenMarks, whose
+// words of four letters or more are here).
+var specimenWords = map[string]bool{}
+
+func init() {
+	for _, w := range []string{"образец", "specimen", "sample", "зразок", "узор", "үлгі", "үлгү", "namuna",
+		"намуна", "nümunə", "örnektir", "numune"} {
+		specimenWords[Fold(w)] = true
+	}
+}
+
+// specimenWord reports whether a folded word is a specimen mark.
+func specimenWord(w string) bool { return specimenWords[w] }
 
 // SplitWords cuts text into words: runs of letters, whatever separates
 // them.

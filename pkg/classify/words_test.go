@@ -352,6 +352,7 @@ func TestScoreUnknownWords(t *testing.T) {
 		{"Russian words of a form", []string{"паевые", "нынче", "квитанция"}, 3, 3},
 		{"English words", []string{"TORTS", "weather", "this"}, 3, 3},
 		{"gibberish", []string{"оатетататотаитато", "Иллитафакачвонный", "iohisoaiour", "ececeeeccee"}, 0, 0},
+		{"specimen marks", []string{"ОБРАЗЕЦ", "SPECIMEN", "Зразок", "NAMUNA"}, 0, 0},
 		{"three letters out of noise", []string{"ООВ", "НБА", "оао"}, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

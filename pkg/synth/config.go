@@ -26,6 +26,12 @@ type Effects struct {
 	// leaves it off, so that the documents drawn for a seed stay those the
 	// tests were written against; tools/synth turns it on.
 	Print float64
+	// Specimen is the chance factor of a specimen mark (ОБРАЗЕЦ,
+	// SPECIMEN, 見本...) printed across a document (specimenMark). It is
+	// off by default, in tools/synth too (-specimen 1 turns it on): the
+	// docnets trained with it were no better on the real files
+	// (docs/models.md).
+	Specimen float64
 }
 
 // DefaultEffects are the strengths used when none are given.
@@ -38,7 +44,7 @@ func DefaultEffects() Effects {
 // exaggerates them).
 func (e Effects) Scaled(k float64) Effects {
 	for _, p := range []*float64{&e.Perspective, &e.Angle, &e.Mirror, &e.Turn, &e.Overlap, &e.Occlusion, &e.Shadow,
-		&e.Glare, &e.Lighting, &e.Exposure, &e.Blur, &e.Noise, &e.JPEG, &e.LowRes, &e.Clutter, &e.Bend, &e.Print} {
+		&e.Glare, &e.Lighting, &e.Exposure, &e.Blur, &e.Noise, &e.JPEG, &e.LowRes, &e.Clutter, &e.Bend, &e.Print, &e.Specimen} {
 		*p *= k
 	}
 	return e

@@ -47,6 +47,7 @@ func New(cfg Config) (*Generator, error) {
 	}
 	g := &Generator{cfg: cfg, rd: NewRenderer(cat, fonts), types: types}
 	g.rd.vary = cfg.Effects.Print
+	g.rd.specimen = cfg.Effects.Specimen
 	g.pool.New = func() any { return newPainter(fonts) }
 	r := NewRand(cfg.Seed, 0x0DE7)
 	g.order = append([]string(nil), types...)

@@ -39,6 +39,8 @@ type Renderer struct {
 	// vary is the strength of print variation (Effects.Print): 0 draws
 	// every instance exactly where its template says.
 	vary float64
+	// specimen is the chance factor of specimen marks (Effects.Specimen).
+	specimen float64
 }
 
 type bgEntry struct {
@@ -166,6 +168,9 @@ func (rd *Renderer) renderOver(t *Template, bg *image.RGBA, r *Rand, p *painter)
 			continue
 		}
 		ctx.element(e, vals, doc)
+	}
+	if rd.specimen > 0 {
+		ctx.specimenMark(r.Child(4), rd.specimen)
 	}
 	// keep the shape's alpha: dynamic ink must not fill transparent corners
 	for i := 3; i < len(img.Pix); i += 4 {

@@ -76,6 +76,7 @@ func parseFlags(args []string) (*options, error) {
 		{"noise", &fx.Noise, "sensor noise"}, {"jpeg", &fx.JPEG, "JPEG artefacts"}, {"lowres", &fx.LowRes, "low resolution"},
 		{"clutter", &fx.Clutter, "objects on the table"}, {"bend", &fx.Bend, "bent and folded paper"},
 		{"print", &fx.Print, "print variation (values shifted, photo glued larger, passports in open covers)"},
+		{"specimen", &fx.Specimen, "specimen marks (ОБРАЗЕЦ, SPECIMEN, 見本...) across 7 % of documents; default 0"},
 	} {
 		fs.Float64Var(e.p, e.name, *e.p, "strength of "+e.help+" (0 off, 1 default)")
 	}

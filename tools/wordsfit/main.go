@@ -6,6 +6,8 @@
 //	bin/synth -out DIR -crops -crop-size 1200 -n 400 -seed 7707   (scripts/models.sh makes the sets)
 //	go run ./tools/wordsfit -fit DIR,DIR2 -test DIR3     measure, write nothing
 //	go run ./tools/wordsfit -fit DIR,DIR2 -test DIR3 -write   also write the weights
+//	go run ./tools/wordsfit -models DIR -repicture ...   keep the cached words, take the
+//	                                                     picture's probabilities from DIR's docnet
 //
 // Each folder holds crops and the labels.jsonl that tools/synth -crops
 // writes. Every crop is read as the classifier worker reads it (picture,
@@ -34,6 +36,9 @@ func main() {
 	models := flag.String("models", "models", "models directory")
 	write := flag.Bool("write", false, "write the fitted weights to pkg/classify/wordweights.json")
 	out := flag.String("out", "pkg/classify/wordweights.json", "where -write writes")
+	repicture := flag.Bool("repicture", false, "keep the cached readings' words and orientation, take the "+
+		"picture's probabilities again from -models (compares docnets in a minute; the words were read with the "+
+		"orientation the earlier docnet helped choose, so delete the caches before the fit that is kept)")
 	flag.Parse()
 	if *fitDir == "" {
 		flag.Usage()
@@ -41,13 +46,13 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *fitDir, *testDir, *models, *write, *out); err != nil {
+	if err := run(ctx, *fitDir, *testDir, *models, *write, *out, *repicture); err != nil {
 		fmt.Fprintln(os.Stderr, "wordsfit:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, fitDir, testDir, models string, write bool, out string) error {
+func run(ctx context.Context, fitDir, testDir, models string, write bool, out string, repicture bool) error {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	lib := os.Getenv("ONNXRUNTIME_LIB")
 	if lib == "" {
@@ -58,7 +63,7 @@ func run(ctx context.Context, fitDir, testDir, models string, write bool, out st
 	if err != nil {
 		return err
 	}
-	fitSet, classes, err := readAll(ctx, m, log, fitDir)
+	fitSet, classes, err := readAll(ctx, m, log, fitDir, repicture)
 	if err != nil {
 		return err
 	}
@@ -66,7 +71,7 @@ func run(ctx context.Context, fitDir, testDir, models string, write bool, out st
 	fmt.Printf("fitted on %d crops of %s: %+v\n", len(fitSet), fitDir, w)
 	report("fit set", tw, classes, fitSet, w)
 	if testDir != "" {
-		testSet, _, err := readAll(ctx, m, log, testDir)
+		testSet, _, err := readAll(ctx, m, log, testDir, repicture)
 		if err != nil {
 			return err
 		}
@@ -87,11 +92,11 @@ func run(ctx context.Context, fitDir, testDir, models string, write bool, out st
 }
 
 // readAll reads the crops of comma-separated folders.
-func readAll(ctx context.Context, m config.Models, log *slog.Logger, dirs string) ([]reading, []string, error) {
+func readAll(ctx context.Context, m config.Models, log *slog.Logger, dirs string, repicture bool) ([]reading, []string, error) {
 	var all []reading
 	var classes []string
 	for _, dir := range strings.Split(dirs, ",") {
-		rs, cs, err := readings(ctx, m, log, dir)
+		rs, cs, err := readings(ctx, m, log, dir, repicture)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -41,14 +41,17 @@ const cacheName = "wordsfit.jsonl"
 
 // readings returns the readings of every crop of dir (from its cache when
 // one is there) and the picture's classes.
-func readings(ctx context.Context, m config.Models, log *slog.Logger, dir string) ([]reading, []string, error) {
+func readings(ctx context.Context, m config.Models, log *slog.Logger, dir string, repicture bool) ([]reading, []string, error) {
 	cl, err := classify.Open(classify.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: 1, Log: log})
 	if err != nil {
 		return nil, nil, err
 	}
 	defer cl.Close()
 	if rs, err := loadCache(filepath.Join(dir, cacheName)); err == nil {
-		return rs, cl.Classes(), nil
+		if repicture {
+			err = pictureAgain(ctx, cl, dir, rs)
+		}
+		return rs, cl.Classes(), err
 	}
 	labels, err := loadCache(filepath.Join(dir, "labels.jsonl"))
 	if err != nil {
@@ -119,6 +122,25 @@ func read(ctx context.Context, cl *classify.Classifier, ev *roles.EvidenceReader
 	}
 	l.Lines, l.Words, l.Edge, l.Read = e.TextLines, e.Words, e.EdgeNumber, int(rot)
 	return l, nil
+}
+
+// pictureAgain replaces the picture's probabilities of cached readings
+// with cl's (the cache file is left as it is).
+func pictureAgain(ctx context.Context, cl *classify.Classifier, dir string, rs []reading) error {
+	for i := range rs {
+		data, err := os.ReadFile(filepath.Join(dir, rs[i].File))
+		if err != nil {
+			return err
+		}
+		img, _, err := image.Decode(bytes.NewReader(data))
+		if err != nil {
+			return fmt.Errorf("%s: %w", rs[i].File, err)
+		}
+		if rs[i].P, err = cl.Picture(ctx, img); err != nil {
+			return fmt.Errorf("%s: %w", rs[i].File, err)
+		}
+	}
+	return nil
 }
 
 func loadCache(path string) ([]reading, error) {
