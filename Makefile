@@ -27,7 +27,7 @@ help:
 
 ## run: the all-in-one in the foreground; Ctrl-C stops it cleanly.
 run: deps build
-	$(BIN)/allinone
+	@. scripts/dev-avx512.sh "make run"; exec $(BIN)/allinone
 
 ## test: lint, unit and integration tests (in-process NATS, real MinIO,
 ## end-to-end HTTP against the all-in-one), the production topology as

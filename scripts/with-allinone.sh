@@ -5,6 +5,7 @@
 #   scripts/with-allinone.sh COMMAND [ARGS...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/dev-avx512.sh "$(basename "$0")"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 work=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT
