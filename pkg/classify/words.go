@@ -343,8 +343,8 @@ func Fold(w string) string {
 }
 
 // specimenWords are the folded specimen marks printed across published
-// samples of documents of every type (the factory's specimenMarks, whose
-// words of four letters or more are here).
+// samples of documents of every type: the factory's (synth.SpecimenWords,
+// kept in step by TestScoreIgnoresFactorySpecimenMarks) and "sample".
 var specimenWords = map[string]bool{}
 
 func init() {

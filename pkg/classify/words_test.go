@@ -364,6 +364,24 @@ func TestScoreUnknownWords(t *testing.T) {
 	}
 }
 
+// TestScoreIgnoresFactorySpecimenMarks keeps the words the printed words
+// ignore as specimen marks equal to what the factory prints: every mark
+// long enough to be scored is neither read nor unknown.
+func TestScoreIgnoresFactorySpecimenMarks(t *testing.T) {
+	tw, err := LoadTypeWords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range synth.SpecimenWords() {
+		if len([]rune(Fold(w))) < minWordLen {
+			continue
+		}
+		if s := tw.Score([]string{w}); s.Read != 0 || s.Unknown != 0 {
+			t.Errorf("specimen mark %q: read %d, unknown %d; want it ignored (specimenWords)", w, s.Read, s.Unknown)
+		}
+	}
+}
+
 // TestScoreValues reads what the values of a Russian passport's fields
 // look like: a name, a patronymic, a town and the issuing office are no
 // template's words, but they are not unknown words either; they speak for

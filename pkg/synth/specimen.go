@@ -28,6 +28,19 @@ var specimenMarks = map[string][]string{
 	"jp": {"見本"},
 }
 
+// specimenDefault is the mark of locales specimenMarks does not list.
+var specimenDefault = []string{"SPECIMEN", "SPECIMEN", "SAMPLE"}
+
+// SpecimenWords returns every specimen mark the factory can print (the
+// classifier's printed words ignore them; its tests check that).
+func SpecimenWords() []string {
+	out := append([]string(nil), specimenDefault...)
+	for _, ws := range specimenMarks {
+		out = append(out, ws...)
+	}
+	return out
+}
+
 // specimenColors are the marks' inks: stamp red, grey, black, blue.
 var specimenColors = []color.RGBA{
 	{200, 30, 36, 255}, {120, 120, 120, 255}, {24, 24, 24, 255}, {40, 70, 170, 255},
@@ -42,7 +55,7 @@ func (c *drawCtx) specimenMark(r *Rand, strength float64) {
 	}
 	words, ok := specimenMarks[c.t.Locale]
 	if !ok {
-		words = []string{"SPECIMEN", "SPECIMEN", "SAMPLE"}
+		words = specimenDefault
 	}
 	word := Pick(r, words)
 	font := Pick(r, []string{"sans-bold", "serif-bold", "arial-bold"})

@@ -105,13 +105,9 @@ func readings(ctx context.Context, m config.Models, log *slog.Logger, dir string
 }
 
 func read(ctx context.Context, cl *classify.Classifier, ev *roles.EvidenceReader, dir string, l reading) (reading, error) {
-	data, err := os.ReadFile(filepath.Join(dir, l.File))
+	img, err := loadCrop(dir, l.File)
 	if err != nil {
 		return l, err
-	}
-	img, _, err := image.Decode(bytes.NewReader(data))
-	if err != nil {
-		return l, fmt.Errorf("%s: %w", l.File, err)
 	}
 	e, rot, err := ev.Read(ctx, img)
 	if err != nil {
@@ -128,19 +124,28 @@ func read(ctx context.Context, cl *classify.Classifier, ev *roles.EvidenceReader
 // with cl's (the cache file is left as it is).
 func pictureAgain(ctx context.Context, cl *classify.Classifier, dir string, rs []reading) error {
 	for i := range rs {
-		data, err := os.ReadFile(filepath.Join(dir, rs[i].File))
+		img, err := loadCrop(dir, rs[i].File)
 		if err != nil {
 			return err
-		}
-		img, _, err := image.Decode(bytes.NewReader(data))
-		if err != nil {
-			return fmt.Errorf("%s: %w", rs[i].File, err)
 		}
 		if rs[i].P, err = cl.Picture(ctx, img); err != nil {
 			return fmt.Errorf("%s: %w", rs[i].File, err)
 		}
 	}
 	return nil
+}
+
+// loadCrop reads and decodes one crop of a folder.
+func loadCrop(dir, file string) (image.Image, error) {
+	data, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil {
+		return nil, err
+	}
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return img, nil
 }
 
 func loadCache(path string) ([]reading, error) {
