@@ -46,7 +46,7 @@ type Models struct {
 	Threads       int    `env:"MODEL_THREADS" default:"1" doc:"Intra-op threads per model session."`
 	TextEvidence  bool   `env:"TEXT_EVIDENCE" default:"true" doc:"true: the classifier and orienter read each crop's text lines and machine-readable zone with PP-OCR (the classifier also a Russian passport's series and number along the right edge), and the classifier the printed words of its tallest lines with Tesseract (see PRINTED_WORDS; far more accurate on real documents; the classify stage then takes about 0.75 s a document on 2 cores, see docs/benchmarks.md); false: the pictures alone decide (about 20 ms a document, the throughput of earlier releases)."`
 	PrintedWords  bool   `env:"PRINTED_WORDS" default:"true" doc:"With TEXT_EVIDENCE=true: true also reads the printed words of each crop's ten tallest lines with Tesseract and weighs them against the picture (type top-1 on the real test files 44.7 % without, 68.3 % with; about 0.25 s more a document on 2 cores, see docs/models.md); false: text lines and zone only."`
-	AllowNoAVX512 bool   `env:"DEV_ALLOW_NO_AVX512" default:"false" doc:"Development machines only: start even though the CPU lacks AVX-512 (unsupported in production)."`
+	AllowNoAVX512 bool   `env:"DEV_ALLOW_NO_AVX512" default:"false" doc:"Development machines only: start even though the CPU lacks AVX-512 (unsupported in production). make run, make eval and make bench set it, with a notice, where the CPU lacks AVX-512 (scripts/dev-avx512.sh)."`
 }
 
 // Worker is what every stage worker reads.
