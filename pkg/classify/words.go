@@ -64,6 +64,7 @@ type TypeWords struct {
 	words  *lexicon                      // the templates' words
 	values *lexicon                      // the field values' words
 	valued map[string]map[string]float64 // type -> value word -> weight
+	named  map[string]float64            // type -> mean weight of its name values (see nameLike)
 	edge   map[string]bool               // the types printing the edge number
 	dict   *dictionary                   // Tesseract's Russian and English words
 }
@@ -134,7 +135,7 @@ func newTypeWords(f typeWordsFile) *TypeWords {
 		}
 	}
 	tw := &TypeWords{types: map[string]map[string]float64{}, total: map[string]float64{},
-		valued: map[string]map[string]float64{}, edge: map[string]bool{}}
+		valued: map[string]map[string]float64{}, named: map[string]float64{}, edge: map[string]bool{}}
 	for _, t := range f.EdgeNumber {
 		tw.edge[t] = true
 	}
@@ -152,10 +153,18 @@ func newTypeWords(f typeWordsFile) *TypeWords {
 	for _, t := range doctypes.All() {
 		if ws, ok := valued[doctypes.Family(t)]; ok && !doctypes.IsSpecial(t) {
 			m := map[string]float64{}
+			names, n := 0.0, 0
 			for w := range ws {
 				m[w] = tw.values.weight[w]
+				if nameLike(w) {
+					names += m[w]
+					n++
+				}
 			}
 			tw.valued[t] = m
+			if n > 0 {
+				tw.named[t] = names / float64(n)
+			}
 		}
 	}
 	return tw
@@ -194,7 +203,10 @@ type WordScore struct {
 	// were read (each word once).
 	Matched map[string]float64
 	// Values is, per catalogue type, the summed weight of the words read
-	// that its fields print as values and no template prints (each once).
+	// that its fields print as values and no template prints (each once);
+	// a holder's first name or patronymic the factory does not print
+	// (nameLike) counts for the types whose values hold names, as much as
+	// the mean of their name values.
 	Values map[string]float64
 	// Read counts the legible words read (minWordLen letters or more):
 	// a template's word, a field's value, a holder's first name or
@@ -234,7 +246,16 @@ func (tw *TypeWords) Score(read []string) WordScore {
 			case specimenWord(w):
 				// A sample's mark says nothing of its type.
 			case nameLike(w):
+				// A holder's name the factory never prints (its names
+				// are few on purpose): evidence for the types whose
+				// fields hold such names, as much as one of theirs.
 				s.Read++
+				if !seen[w] {
+					seen[w] = true
+					for t, v := range tw.named {
+						s.Values[t] += v
+					}
+				}
 			case DictionaryWord(w) && tw.dict.has(w):
 				s.Read++
 				s.Unknown++

@@ -346,7 +346,7 @@ func TestScoreUnknownWords(t *testing.T) {
 		read, unknown int
 	}{
 		{"template words", []string{"ПАСПОРТ", "РОССИЙСКАЯ", "ФЕДЕРАЦИЯ"}, 3, 0},
-		{"first name and patronymic", []string{"ЛЕОНИД", "БОРИСОВИЧ"}, 2, 0},
+		{"first name and patronymic", []string{"ЛЕОНИД", "ЯРОСЛАВОВНА"}, 2, 0},
 		{"surname no dictionary lists", []string{"КОРОКОВ"}, 0, 0},
 		{"a town", []string{"ДЗЕРЖИНСК"}, 1, 1},
 		{"Russian words of a form", []string{"паевые", "нынче", "квитанция"}, 3, 3},
@@ -410,5 +410,40 @@ func TestScoreValues(t *testing.T) {
 	}
 	if u := tw.Score(SplitWords("Quantity Subtotal Shipping Warehouse")).Unknown; u != 4 {
 		t.Errorf("an invoice's words: %d unknown, want 4", u)
+	}
+}
+
+// A holder's first name and patronymic the factory never prints (its
+// names are few on purpose) still speak for the types whose fields hold
+// names, as one of the factory's names does, and not for a handwritten
+// form or a document printing no names; a word that merely ends like a
+// patronymic but is too short, or a surname, counts for nothing.
+func TestScoreNamesTheFactoryNeverPrints(t *testing.T) {
+	tw, err := LoadTypeWords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"ЛЕОНИД", "ЯРОСЛАВОВНА"} {
+		if k := tw.values.match(w); k != "" {
+			t.Fatalf("%s matches the factory's value %s: pick a name it does not print", w, k)
+		}
+	}
+	unseen := tw.Score(SplitWords("ЛЕОНИД ЯРОСЛАВОВНА"))
+	factory := tw.Score(SplitWords("АЛЕКСАНДР АЛЕКСАНДРОВИЧ"))
+	for _, typ := range []string{"passport_main", "snils_front", "driver_license_2011_front"} {
+		if unseen.Values[typ] <= 0 || math.Abs(unseen.Values[typ]-factory.Values[typ]) > 0.5*factory.Values[typ] {
+			t.Errorf("%s: unseen names score %.2f, the factory's %.2f; want near", typ, unseen.Values[typ], factory.Values[typ])
+		}
+	}
+	for _, typ := range []string{"passport_main_handwritten", "bank_card", "ind_passport_2008_main", doctypes.Other} {
+		if v := unseen.Values[typ]; v != 0 {
+			t.Errorf("%s scores %.2f on printed Russian names, want 0", typ, v)
+		}
+	}
+	if unseen.Read != 2 || unseen.Unknown != 0 {
+		t.Errorf("read %d, unknown %d; want 2 and 0", unseen.Read, unseen.Unknown)
+	}
+	if s := tw.Score(SplitWords("ИВИЧ КОРОКОВ")); len(s.Values) != 0 {
+		t.Errorf("a short ending and a surname score %v, want nothing", s.Values)
 	}
 }

@@ -123,13 +123,15 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 		return nil, fmt.Errorf("extract: %w", err)
 	}
 	if rd == nil || !rd.Valid() {
-		// Not settled in the band: the whole crop at the finer scale.
-		whole, err := x.mrz.Read(ctx, img)
+		// Not settled: the band again at the finer scale. (The whole
+		// crop was searched before: on a form without a zone that read
+		// every row of the upper page too, where no zone can lie.)
+		fine, err := x.mrz.Read(ctx, cvimg.Sub(img, band))
 		if err != nil && !errors.Is(err, mrz.ErrNotFound) {
 			return nil, fmt.Errorf("extract: %w", err)
 		}
-		if whole != nil && (rd == nil || len(whole.Failed()) < len(rd.Failed())) {
-			rd = whole
+		if fine != nil && (rd == nil || len(fine.Failed()) < len(rd.Failed())) {
+			rd = fine
 		}
 	}
 	var ru *mrz.RussianInternal

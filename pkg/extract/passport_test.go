@@ -142,6 +142,28 @@ func BenchmarkPassportWithoutZone(b *testing.B) {
 	benchPassport(b, false)
 }
 
+// BenchmarkPassportRealScan extracts the real 300 dpi specimen of
+// TestPassportRealScan (1523x2072, an older form without a zone), larger
+// than the factory's forms; it skips without ../shared/realdata.
+func BenchmarkPassportRealScan(b *testing.B) {
+	x := newExtractor(b)
+	f, err := os.Open(filepath.Join(realdata, "SmartIDReader-Server-SDK/testdata__passport_rf_1.jpg"))
+	if err != nil {
+		b.Skipf("realdata not available: %v", err)
+	}
+	img, _, err := image.Decode(f)
+	f.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := x.Passport(context.Background(), img); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // benchPassport extracts the first flat scan of seed 7 with a zone, or
 // without one, b.N times.
 func benchPassport(b *testing.B, zoned bool) {

@@ -31,7 +31,7 @@ func tuneCrops(t *testing.T, o *Orienter, seed uint64, n int, fn func(cr synth.C
 			if doctypes.IsSpecial(cr.Type) {
 				continue
 			}
-			boxes, err := o.text.Detect(context.Background(), ppocr.NewImage(cr.Img), DetectOptions())
+			boxes, err := DetectLines(context.Background(), o.text, cr.Img)
 			if err != nil {
 				t.Fatal(err)
 			}

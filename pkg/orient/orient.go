@@ -216,7 +216,7 @@ func (o *Orienter) Probabilities(ctx context.Context, img image.Image) ([]float6
 	if o.text == nil {
 		return o.ProbabilitiesDetected(ctx, img, nil)
 	}
-	boxes, err := o.text.Detect(ctx, ppocr.NewImage(img), DetectOptions())
+	boxes, err := DetectLines(ctx, o.text, img)
 	if err != nil {
 		return nil, fmt.Errorf("orient: %w", err)
 	}
@@ -224,7 +224,7 @@ func (o *Orienter) Probabilities(ctx context.Context, img image.Image) ([]float6
 }
 
 // ProbabilitiesDetected is Probabilities over the text lines the caller
-// already detected on img with DetectOptions.
+// already detected on img with DetectLines.
 func (o *Orienter) ProbabilitiesDetected(ctx context.Context, img image.Image, boxes []ppocr.Box) ([]float64, error) {
 	logits, err := o.Logits(ctx, img)
 	if err != nil {

@@ -13,7 +13,6 @@ import (
 	"docsuite/pkg/doctypes"
 	"docsuite/pkg/geom"
 	"docsuite/pkg/onnxrt"
-	"docsuite/pkg/ppocr"
 	"docsuite/pkg/synth"
 )
 
@@ -225,7 +224,7 @@ func TestDecisiveDocnetIsNotOverruled(t *testing.T) {
 			if !Decisive(logits) {
 				continue
 			}
-			boxes, err := o.text.Detect(ctx, ppocr.NewImage(cr.Img), DetectOptions())
+			boxes, err := DetectLines(ctx, o.text, cr.Img)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,7 @@ import (
 	"docsuite/pkg/decode"
 	"docsuite/pkg/doctypes"
 	"docsuite/pkg/geom"
+	"docsuite/pkg/ppocr"
 )
 
 // realdata is the shared folder of real photos and scans, beside the
@@ -82,5 +83,56 @@ func TestRealdataEightWays(t *testing.T) {
 	t.Logf("real images turned 8 ways: %d of %d right (%.3f)", right, n, acc)
 	if acc < 0.82 {
 		t.Errorf("orientation on real images %.3f, want at least 0.82", acc)
+	}
+}
+
+// TestDetectLinesFindsSmallPrintOnLargePages checks the finer detection
+// on real pages: a passport spread photographed 2,048 pixels tall, whose
+// small captions vanish at 640 pixels (3 lines found there), gets its
+// lines; a card photographed small, on which 640 pixels find plenty,
+// keeps that finding.
+func TestDetectLinesFindsSmallPrintOnLargePages(t *testing.T) {
+	o := open(t)
+	if o.text == nil {
+		t.Skip("text-line models not installed")
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		file      string
+		atLeast   int
+		unchanged bool
+	}{
+		{"AlexBrrr-rkn-passport-ai_v2/static__images__pasport.png", 20, false},
+		{"Exemtik-passport-detector/data__original__2-1.jpg", fewLines, true},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(realdata, tc.file))
+			if err != nil {
+				t.Skipf("realdata not available: %v", err)
+			}
+			doc, err := decode.Open(ctx, data, decode.Options{MaxPages: 1, TempDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := doc.Page(ctx, 0)
+			doc.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, err := o.text.Detect(ctx, ppocr.NewImage(img), detectOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := DetectLines(ctx, o.text, img)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) < tc.atLeast {
+				t.Errorf("%d lines (%d at %d px), want at least %d", len(got), len(first), detectSide, tc.atLeast)
+			}
+			if tc.unchanged != (len(got) == len(first)) {
+				t.Errorf("%d lines, %d at the first detection; want them the same: %v", len(got), len(first), tc.unchanged)
+			}
+		})
 	}
 }

@@ -71,13 +71,55 @@ type textReading struct {
 // mirrored, mirrored and half a turn.
 var candidates = [...]geom.Rotation{0, 2, 4, 6}
 
-// DetectOptions are the text-detection options the orientation reading
-// uses; a caller that detects the crop's lines for its own purpose with
-// them hands the boxes to ProbabilitiesDetected instead of detecting twice.
-func DetectOptions() ppocr.DetectOptions { return ppocr.DetectOptions{MaxSide: detectSide} }
+// detectOptions are the text-detection options the orientation reading
+// uses first (see DetectLines).
+func detectOptions() ppocr.DetectOptions { return ppocr.DetectOptions{MaxSide: detectSide} }
+
+// The finer detections of DetectLines. A crop whose longer side is at
+// least largeSide pixels is detected at fineSide from the start: shrunk to
+// detectSide, the lines of a page scanned at 300 dpi (an A4 certificate
+// 3,500 pixels tall) come to 5 pixels, neighbours merge into one box of two
+// lines, and Tesseract reads such a box as gibberish; at fineSide they
+// stay apart and read nearly word for word. A crop of at least fineSide
+// pixels on which fewer than fewLines lines were found at detectSide is
+// detected again at fineSide: on a passport spread photographed 2,048
+// pixels tall, its small captions shrink at 640 pixels to strokes the
+// detector no longer takes for text (3 lines found, 26 at 960).
+const (
+	fineSide  = 960
+	largeSide = 1440
+	fewLines  = 8
+)
+
+// DetectLines detects the text lines of img the way the orientation
+// reading and the classifier's evidence want them: at detectSide, or
+// finer where img is large (see largeSide and fewLines; of two findings
+// the denser is kept). A caller that detects the crop's lines for its own
+// purpose hands the boxes to ProbabilitiesDetected instead of detecting
+// twice.
+func DetectLines(ctx context.Context, e *ppocr.Engine, img image.Image) ([]ppocr.Box, error) {
+	m := ppocr.NewImage(img)
+	b := img.Bounds()
+	long := max(b.Dx(), b.Dy())
+	if long >= largeSide {
+		return e.Detect(ctx, m, ppocr.DetectOptions{MaxSide: fineSide})
+	}
+	boxes, err := e.Detect(ctx, m, detectOptions())
+	if err != nil || len(boxes) >= fewLines || long < fineSide {
+		return boxes, err
+	}
+	fine, err := e.Detect(ctx, m, ppocr.DetectOptions{MaxSide: fineSide})
+	if err != nil {
+		return nil, err
+	}
+	if len(fine) > len(boxes) {
+		return fine, nil
+	}
+	return boxes, nil
+}
 
 // readText reads the orientation of img from its text lines, boxes being
-// the lines detected on img with DetectOptions; ok is false when the crop
+// the lines detected on img with DetectLines; ok is false when the crop
 // has too little text to tell. Lines are read the way most of the text
 // runs (across or down the crop, by the lines' area), and the other way
 // too when the text running that way has at least mixed times the area.
@@ -114,7 +156,7 @@ func readText(ctx context.Context, e *ppocr.Engine, img image.Image, boxes []ppo
 		if err != nil {
 			return textReading{}, false, err
 		}
-		again, err := e.Detect(ctx, ppocr.NewImage(turned), DetectOptions())
+		again, err := DetectLines(ctx, e, turned)
 		if err != nil {
 			return textReading{}, false, err
 		}

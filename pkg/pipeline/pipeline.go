@@ -1,6 +1,7 @@
 // Package pipeline runs the classify flow of one file over the stage
 // workers: every page is cropped, every document classified and then
-// oriented, quality flags applied, and the items ordered. Pages and
+// oriented, quality flags applied, a page whose every cut was no document
+// answered whole (secondLook), and the items ordered. Pages and
 // documents run concurrently within bounds. It runs inside the gateway,
 // for synchronous requests and for async tasks alike.
 package pipeline
@@ -104,6 +105,9 @@ func (r *Runner) Classify(ctx context.Context, in Input, p params.Classify, prog
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
+	if resp.Items, err = r.secondLook(ctx, in, p, pages, resp.Items); err != nil {
+		return nil, err
+	}
 	sortItems(resp.Items)
 	resp.DocsCount = len(resp.Items)
 	return resp, nil
@@ -112,11 +116,7 @@ func (r *Runner) Classify(ctx context.Context, in Input, p params.Classify, prog
 // cropPages crops page 0 to learn the page count, then the others in
 // parallel, reporting progress as pages finish.
 func (r *Runner) cropPages(ctx context.Context, in Input, p params.Classify, progress Progress) ([]stages.CropReply, error) {
-	req := func(page int) stages.CropRequest {
-		return stages.CropRequest{TaskID: in.TaskID, InputKey: in.InputKey, Page: page, Simple: p.SimpleCropper, WholePage: p.NoCrop(),
-			Decode: stages.Decode{DPI: p.DPI, Quality: p.Quality, PDFRawImages: p.PDFRawImages, AutoPDFRawImages: p.AutoPDFRawImages,
-				MaxPages: r.limits.MaxPages, MaxPixels: r.limits.MaxPixels}}
-	}
+	req := func(page int) stages.CropRequest { return r.cropRequest(in, p, page) }
 	first, err := call[stages.CropRequest, stages.CropReply](ctx, r, stages.Crop, req(0))
 	if err != nil {
 		return nil, err
@@ -148,6 +148,13 @@ func (r *Runner) cropPages(ctx context.Context, in Input, p params.Classify, pro
 		})
 	}
 	return pages, g.Wait()
+}
+
+// cropRequest is the crop stage's request for one page of the input.
+func (r *Runner) cropRequest(in Input, p params.Classify, page int) stages.CropRequest {
+	return stages.CropRequest{TaskID: in.TaskID, InputKey: in.InputKey, Page: page, Simple: p.SimpleCropper, WholePage: p.NoCrop(),
+		Decode: stages.Decode{DPI: p.DPI, Quality: p.Quality, PDFRawImages: p.PDFRawImages, AutoPDFRawImages: p.AutoPDFRawImages,
+			MaxPages: r.limits.MaxPages, MaxPixels: r.limits.MaxPixels}}
 }
 
 // document classifies and orients one crop and builds its item.

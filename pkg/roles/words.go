@@ -125,7 +125,7 @@ func (z *zoneReader) levelLines(ctx context.Context, img, up image.Image, boxes 
 		rects, _, _ := turnBoxes(boxes, img.Bounds(), r)
 		return rects, nil
 	}
-	again, err := z.eng.Detect(ctx, ppocr.NewImage(up), orient.DetectOptions())
+	again, err := orient.DetectLines(ctx, z.eng, up)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"docsuite/pkg/classify"
 	"docsuite/pkg/doctypes"
 )
 
@@ -82,6 +83,36 @@ func TestWordsTurnPhotographedPageUpright(t *testing.T) {
 // TestPrintedWordsOff checks PRINTED_WORDS=false: the zone reader still
 // loads and reads text lines, but reads no printed words, so the picture
 // and the zone decide as before the words were read.
+// TestWordsOfALargeScan reads the printed words of a tax certificate
+// scanned at 300 dpi (2550x3509) the way the classifier does: its lines,
+// detected finer on so large a page (orient.DetectLines), come one line a
+// box and read nearly word for word; detected at 640 pixels, two lines
+// shared each box and 4 of 22 words read were the catalogue's.
+func TestWordsOfALargeScan(t *testing.T) {
+	skipWithoutRealdata(t)
+	zr := openTestZoneReader(t, testModels(true))
+	if zr.tess == nil {
+		t.Fatal("Tesseract did not load: the printed words are not read")
+	}
+	tw, err := classify.LoadTypeWords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, _, _, err := zr.Read(context.Background(), realPage(t, "uN1ck-DataModel/DataModel__Docs Examples__INN2.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := 0
+	for _, w := range ev.Words {
+		if tw.Known(w) {
+			known++
+		}
+	}
+	if known < 15 {
+		t.Errorf("%d of %d words read are the catalogue's, want at least 15: %q", known, len(ev.Words), ev.Words)
+	}
+}
+
 func TestPrintedWordsOff(t *testing.T) {
 	zr := openTestZoneReader(t, testModels(false))
 	img := image.NewRGBA(image.Rect(0, 0, 400, 300))

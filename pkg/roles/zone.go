@@ -121,7 +121,7 @@ func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Eviden
 // opened logitsOnly cannot.
 func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []float32) (classify.Evidence, geom.Rotation, float64, error) {
 	var ev classify.Evidence
-	boxes, err := z.eng.Detect(ctx, ppocr.NewImage(img), orient.DetectOptions())
+	boxes, err := orient.DetectLines(ctx, z.eng, img)
 	if err != nil {
 		return ev, 0, 0, err
 	}

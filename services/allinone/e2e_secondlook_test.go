@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"image"
+	_ "image/jpeg"
+	"net/http"
+	"testing"
+)
+
+// TestPageOfNoDocumentsIsAnsweredWhole checks the second look on real
+// photographs: where the cropper cut only what the classifier calls
+// not_document (the emblem of a closed passport cover, of a school
+// certificate's cover held in a hand), the page is answered as when
+// nothing document-like is found, the whole photograph one item and a
+// document; where a document was cut beside such a piece, both stay.
+func TestPageOfNoDocumentsIsAnsweredWhole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("classifies real photographs")
+	}
+	in := startAllInOne(t, nil)
+	for _, tc := range []struct {
+		file  string
+		whole bool
+		items int
+	}{
+		{"AlexandrNerf-ocr-document-recognition-service/core__assets__images__1557807082_1515432371_pasport-rk.jpg", true, 1},
+		{"plombam-univ-1/img__attestat.jpg", true, 1},
+		{"belon-creator-auto-ins-pages/img__driver-licence-78.jpg", false, 2},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			data := realFile(t, tc.file)
+			cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			status, body := in.post(t, "/pipelines/run/classify?return_crops=false", "image", data)
+			if status != http.StatusOK {
+				t.Fatalf("status %d: %v", status, body)
+			}
+			items, _ := body["items"].([]any)
+			if len(items) != tc.items {
+				t.Fatalf("%d items, want %d: %v", len(items), tc.items, items)
+			}
+			types := map[string]bool{}
+			for _, it := range items {
+				doc := it.(map[string]any)["document"].(map[string]any)
+				types[doc["type"].(string)] = true
+				if !tc.whole {
+					continue
+				}
+				if doc["type"] == "not_document" {
+					t.Errorf("answered not_document")
+				}
+				want := [][2]float64{{0, 0}, {float64(cfg.Width), 0}, {0, float64(cfg.Height)}, {float64(cfg.Width), float64(cfg.Height)}}
+				for i, c := range doc["coords"].([]any) {
+					p := c.([]any)
+					if p[0].(float64) != want[i][0] || p[1].(float64) != want[i][1] {
+						t.Errorf("coords %v, want the whole page %v", doc["coords"], want)
+						break
+					}
+				}
+			}
+			if !tc.whole && !types["not_document"] {
+				t.Errorf("types %v: the piece beside the document should stay", types)
+			}
+		})
+	}
+}
