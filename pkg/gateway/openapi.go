@@ -174,7 +174,7 @@ func schemas() obj {
 		"FulltextResponse":  fulltextSchema(),
 		"ClassifyResponse": obj{"type": "object", "required": []string{"task_id", "items", "pages_count", "page_count", "docs_count"}, "properties": obj{
 			"task_id":     obj{"type": "string", "pattern": "^[0-9a-f]{32}$"},
-			"items":       obj{"type": "array", "items": obj{"$ref": "#/components/schemas/Item"}, "description": "Every document found, ordered by page, then top to bottom, left to right. A page on which nothing document-like is found, or whose every cut piece is classified not_document (the emblem of a closed booklet's cover), is one item: the whole page, classified as such. With mode=classify_only or classify_crop every page is one item."},
+			"items":       obj{"type": "array", "items": obj{"$ref": "#/components/schemas/Item"}, "description": "Every document found, ordered by page, then top to bottom, left to right. A page on which nothing document-like is found is one item: the whole page. A page whose every cut piece is classified not_document (the emblem of a closed booklet's cover) is looked at again whole, and answered as that one item when the whole page is a document (a catalogue type or other). With mode=classify_only or classify_crop every page is one item."},
 			"task_tags":   obj{"type": "array", "items": obj{"type": "string"}},
 			"pages_count": obj{"type": "integer"}, "page_count": obj{"type": "integer", "description": "Same as pages_count."},
 			"docs_count": obj{"type": "integer"},

@@ -36,41 +36,59 @@ func junkPages(pages []stages.CropReply, items []Item) []int {
 	return out
 }
 
-// secondLook answers each of the junk pages (junkPages) as nothing
-// document-like found is answered: the whole page is its one item,
-// classified and oriented again, in place of the parts cut from it.
+// secondLook looks again at each of the junk pages (junkPages) as a whole
+// page, classified and oriented as one item. When that item is a document
+// (a catalogue type or other) it replaces the pieces cut from the page:
+// they were parts of it. When the whole page is no document either
+// (not_document, empty), the pieces stay: a photograph lying alone on a
+// table is rightly the photograph.
 func (r *Runner) secondLook(ctx context.Context, in Input, p params.Classify, pages []stages.CropReply, items []Item) ([]Item, error) {
 	junk := junkPages(pages, items)
 	if len(junk) == 0 || p.NoCrop() {
 		return items, nil
 	}
+	// The whole pages' crops are stored beside the pieces' (under the
+	// task's prefix, removed with it), not over them: the pieces may stay.
+	whole := in
+	whole.TaskID = in.TaskID + "/whole"
 	again := make([]Item, len(junk))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(r.limits.PageParallel)
 	for i, pi := range junk {
 		g.Go(func() error {
-			req := r.cropRequest(in, p, pi)
+			req := r.cropRequest(whole, p, pi)
 			req.WholePage = true
 			rep, err := call[stages.CropRequest, stages.CropReply](gctx, r, stages.Crop, req)
 			if err != nil {
 				return err
 			}
-			again[i], err = r.document(gctx, in, p, pi, 0, rep.Docs[0])
+			again[i], err = r.document(gctx, whole, p, pi, 0, rep.Docs[0])
 			return err
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
+	return replaceJunk(items, again), nil
+}
+
+// replaceJunk puts each whole page of again that is a document (neither
+// not_document nor empty) in place of the items of its page, and leaves
+// the other pages' items as they are.
+func replaceJunk(items, again []Item) []Item {
 	drop := map[int]bool{}
-	for _, pi := range junk {
-		drop[pi+1] = true
+	var wholes []Item
+	for _, it := range again {
+		if t := it.Document.Type; t != doctypes.NotDocument && t != doctypes.Empty {
+			drop[it.Document.Page] = true
+			wholes = append(wholes, it)
+		}
 	}
-	kept := items[:0]
+	var kept []Item
 	for _, it := range items {
 		if !drop[it.Document.Page] {
 			kept = append(kept, it)
 		}
 	}
-	return append(kept, again...), nil
+	return append(kept, wholes...)
 }

@@ -37,3 +37,39 @@ func TestJunkPages(t *testing.T) {
 		})
 	}
 }
+
+// TestReplaceJunk checks what the second look keeps: a whole page that is
+// a document replaces its page's pieces; a whole page that is no document
+// either (a photograph alone on a table, the table answered empty) leaves
+// the pieces; other pages are untouched.
+func TestReplaceJunk(t *testing.T) {
+	item := func(page int, typ, key string) Item {
+		return Item{Document: Document{Page: page, Type: typ}, CropKey: key}
+	}
+	keys := func(items []Item) []string {
+		var out []string
+		for _, it := range items {
+			out = append(out, it.CropKey)
+		}
+		return out
+	}
+	items := []Item{item(1, "not_document", "p0_d0"), item(1, "not_document", "p0_d1"),
+		item(2, "not_document", "p1_d0"), item(3, "snils_front", "p2_d0")}
+	for _, tc := range []struct {
+		name  string
+		again []Item
+		want  []string
+	}{
+		{"a cover", []Item{item(1, "other", "whole/p0_d0")}, []string{"p1_d0", "p2_d0", "whole/p0_d0"}},
+		{"a photograph on a table", []Item{item(2, "empty", "whole/p1_d0")}, []string{"p0_d0", "p0_d1", "p1_d0", "p2_d0"}},
+		{"a photograph on a page", []Item{item(2, "not_document", "whole/p1_d0")}, []string{"p0_d0", "p0_d1", "p1_d0", "p2_d0"}},
+		{"both", []Item{item(1, "passport_main", "whole/p0_d0"), item(2, "empty", "whole/p1_d0")},
+			[]string{"p1_d0", "p2_d0", "whole/p0_d0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := keys(replaceJunk(items, tc.again)); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("items %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
