@@ -132,7 +132,7 @@ func (q *Queue) process(ctx context.Context, msg jetstream.Msg, exec Exec) {
 		if errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 			e = apierr.Wrap(apierr.PipelineTimeout, err, "")
 		}
-		if transient(e.Code) && meta != nil && int(meta.NumDelivered) < q.opts.MaxDeliver {
+		if meta != nil && retried(e.Code, int(meta.NumDelivered), q.opts.MaxDeliver) {
 			q.log.Warn("task will be retried", "task", job.ID, "err", err)
 			_ = msg.NakWithDelay(2 * time.Second)
 			return
@@ -178,6 +178,19 @@ func (q *Queue) heartbeat(ctx context.Context, msg jetstream.Msg) func() {
 		}
 	}()
 	return func() { close(done) }
+}
+
+// retried reports whether a task that failed with code on its delivered-th
+// delivery is tried again: a transient failure while deliveries remain; a
+// timeout once. A stage request a worker took and never answered (the
+// worker killed or restarted under it) runs into the task's timeout, and
+// the task's second try reaches a live worker; a task too slow for
+// PIPELINE_TIMEOUT fails on its second timeout.
+func retried(code apierr.Code, delivered, maxDeliver int) bool {
+	if code == apierr.PipelineTimeout {
+		return delivered < min(2, maxDeliver)
+	}
+	return transient(code) && delivered < maxDeliver
 }
 
 func transient(c apierr.Code) bool {

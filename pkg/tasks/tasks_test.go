@@ -196,3 +196,58 @@ func TestUnknownAndExpired(t *testing.T) {
 		return nil
 	})
 }
+
+// A task whose stage request a killed worker never answers runs into its
+// timeout; it is tried once more and completes. A task that times out
+// again fails with pipeline_timeout after that second try, not later.
+func TestTimedOutTaskIsTriedOnceMore(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		hangs     int // tries that hang until the task's timeout
+		want      Status
+		wantTries int
+	}{
+		{"a stranded stage request", 1, Done, 2},
+		{"too slow every time", 5, Failed, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.opts.Timeout = 500 * time.Millisecond
+			q, _ := e.queue(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var mu sync.Mutex
+			tries := 0
+			go q.Run(ctx, 1, func(ctx context.Context, _ Job, _ Progress) ([]byte, error) {
+				mu.Lock()
+				tries++
+				n := tries
+				mu.Unlock()
+				if n <= tc.hangs {
+					<-ctx.Done()
+					return nil, apierr.Wrap(apierr.PipelineTimeout, ctx.Err(), "")
+				}
+				return []byte(`{}`), nil
+			})
+			if err := q.Enqueue(ctx, Job{ID: "slow", Priority: 1}, ""); err != nil {
+				t.Fatal(err)
+			}
+			testutil.Eventually(t, 15*time.Second, func() error {
+				st, _, _ := q.Get(ctx, "slow")
+				if st.Status != tc.want {
+					return fmt.Errorf("state %s", st.Status)
+				}
+				if tc.want == Failed && (st.Error == nil || st.Error.Errno != apierr.Lookup(apierr.PipelineTimeout).Errno) {
+					return fmt.Errorf("error %+v, want pipeline_timeout", st.Error)
+				}
+				return nil
+			})
+			time.Sleep(3 * time.Second) // a further try would have come by now
+			mu.Lock()
+			defer mu.Unlock()
+			if tries != tc.wantTries {
+				t.Errorf("tried %d times, want %d", tries, tc.wantTries)
+			}
+		})
+	}
+}
