@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 
 	"golang.org/x/sync/errgroup"
 
@@ -61,6 +62,9 @@ func (r *Runner) secondLook(ctx context.Context, in Input, p params.Classify, pa
 			rep, err := call[stages.CropRequest, stages.CropReply](gctx, r, stages.Crop, req)
 			if err != nil {
 				return err
+			}
+			if len(rep.Docs) != 1 {
+				return fmt.Errorf("pipeline: page %d cropped whole gave %d items", pi+1, len(rep.Docs))
 			}
 			again[i], err = r.document(gctx, whole, p, pi, 0, rep.Docs[0])
 			return err
