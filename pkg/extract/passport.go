@@ -117,8 +117,8 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 	b := img.Bounds()
 	// The zone ends the spread (or the lower page shown alone): reading
 	// only the bottom band is three times faster than the whole crop.
-	band := image.Rect(b.Min.X, b.Max.Y-b.Dy()*zoneBand/100, b.Max.X, b.Max.Y)
-	rd, err := x.mrz.ReadWith(ctx, cvimg.Sub(img, band), ppocr.DetectOptions{MaxSide: 640, Upscale: true})
+	band := cvimg.Sub(img, image.Rect(b.Min.X, b.Max.Y-b.Dy()*zoneBand/100, b.Max.X, b.Max.Y))
+	rd, err := x.mrz.ReadWith(ctx, band, ppocr.DetectOptions{MaxSide: 640, Upscale: true})
 	if err != nil && !errors.Is(err, mrz.ErrNotFound) {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
@@ -126,7 +126,7 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 		// Not settled: the band again at the finer scale. (The whole
 		// crop was searched before: on a form without a zone that read
 		// every row of the upper page too, where no zone can lie.)
-		fine, err := x.mrz.Read(ctx, cvimg.Sub(img, band))
+		fine, err := x.mrz.Read(ctx, band)
 		if err != nil && !errors.Is(err, mrz.ErrNotFound) {
 			return nil, fmt.Errorf("extract: %w", err)
 		}

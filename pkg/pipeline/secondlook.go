@@ -44,8 +44,8 @@ func junkPages(pages []stages.CropReply, items []Item) []int {
 // (not_document, empty), the pieces stay: a photograph lying alone on a
 // table is rightly the photograph.
 func (r *Runner) secondLook(ctx context.Context, in Input, p params.Classify, pages []stages.CropReply, items []Item) ([]Item, error) {
-	junk := junkPages(pages, items)
-	if len(junk) == 0 || p.NoCrop() {
+	junk := junkPages(pages, items) // none with mode=classify_only: every page is whole
+	if len(junk) == 0 {
 		return items, nil
 	}
 	// The whole pages' crops are stored beside the pieces' (under the
