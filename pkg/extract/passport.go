@@ -122,10 +122,13 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 	if err != nil && !errors.Is(err, mrz.ErrNotFound) {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
-	if rd == nil || !rd.Valid() {
-		// Not settled: the band again at the finer scale. (The whole
-		// crop was searched before: on a form without a zone that read
-		// every row of the upper page too, where no zone can lie.)
+	if (rd == nil || !rd.Valid()) && !errors.Is(err, mrz.ErrNoZoneLines) {
+		// Not settled: the band again at the finer scale, unless the
+		// band's rows were read and none reads like a zone line (a form
+		// without a zone: the finer search cost 0.7 s on a real scan and
+		// found no zone on 52 of 52 factory passports without one). The
+		// whole crop was searched before: on a form without a zone that
+		// read every row of the upper page too, where no zone can lie.
 		fine, err := x.mrz.Read(ctx, band)
 		if err != nil && !errors.Is(err, mrz.ErrNotFound) {
 			return nil, fmt.Errorf("extract: %w", err)

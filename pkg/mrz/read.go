@@ -43,6 +43,12 @@ func (r *Reader) WithSecondReading() *Reader {
 // ErrNotFound reports that no machine-readable zone was found.
 var ErrNotFound = errors.New("mrz: no machine-readable zone found")
 
+// ErrNoZoneLines reports, for a Reader WithSecondReading, that the rows
+// where a zone could lie were read and none reads like a zone line (see
+// zoneLike): a finer search of the same image is unlikely to find one. It
+// wraps ErrNotFound.
+var ErrNoZoneLines = fmt.Errorf("%w: no row reads like a zone line", ErrNotFound)
+
 // Reading is a zone read from an image.
 type Reading struct {
 	*Document
@@ -99,24 +105,9 @@ func (r *Reader) ReadImageDetected(ctx context.Context, img image.Image, m *ppoc
 // readImage reads the zone from the detected lines, and from the image
 // levelled when its lines are slanted.
 func (r *Reader) readImage(ctx context.Context, img image.Image, m *ppocr.Image, boxes []ppocr.Box, opt ppocr.DetectOptions) (*Reading, error) {
-	rd, err := r.ReadDetected(ctx, m, boxes)
+	rd, err := r.readRows(ctx, m, boxes)
 	if (err != nil && !errors.Is(err, ErrNotFound)) || (rd != nil && rd.Valid()) {
 		return rd, err
-	}
-	if r.again && rd != nil {
-		// A zone found but not verified: its lines again at their own
-		// width (rows that did not read as a zone at all are not read
-		// again: on a form without a zone that cost 0.5 s).
-		rd1, err1 := r.readDetected(ctx, m, boxes, blurStretch)
-		if err1 != nil && !errors.Is(err1, ErrNotFound) {
-			return nil, err1
-		}
-		if rd1 != nil && (rd == nil || len(rd1.Failed()) < len(rd.Failed())) {
-			rd, err = rd1, nil
-			if rd.Valid() {
-				return rd, nil
-			}
-		}
 	}
 	// Slanted lines (a hand-held photo) fill tall boxes that run into
 	// each other: level the image and read again.
@@ -124,13 +115,18 @@ func (r *Reader) readImage(ctx context.Context, img image.Image, m *ppocr.Image,
 	if !ok {
 		return rd, err
 	}
+	if errors.Is(err, ErrNoZoneLines) {
+		// The rows were read before levelling: a finer search may still
+		// find the zone.
+		err = ErrNotFound
+	}
 	lv := newLeveller(img.Bounds(), angle)
 	m2 := ppocr.NewImage(lv.level(img))
 	boxes2, err2 := r.e.Detect(ctx, m2, opt)
 	if err2 != nil {
 		return nil, fmt.Errorf("mrz: %w", err2)
 	}
-	rd2, err2 := r.ReadDetected(ctx, m2, boxes2)
+	rd2, err2 := r.readRows(ctx, m2, boxes2)
 	if err2 != nil && !errors.Is(err2, ErrNotFound) {
 		return nil, err2
 	}
@@ -149,36 +145,25 @@ func DetectOptions() ppocr.DetectOptions { return ppocr.DetectOptions{Upscale: t
 // ReadDetected is Read over the text lines already detected on m with
 // DetectOptions.
 func (r *Reader) ReadDetected(ctx context.Context, m *ppocr.Image, boxes []ppocr.Box) (*Reading, error) {
-	return r.readDetected(ctx, m, boxes, recStretch)
+	return readDetected(ctx, newRowReader(r, m, boxes, false), recStretch, recStretch)
 }
 
-// readDetected is ReadDetected with the lines widened stretch times
-// before recognition.
-func (r *Reader) readDetected(ctx context.Context, m *ppocr.Image, boxes []ppocr.Box, stretch float64) (*Reading, error) {
-	cand := zoneRows(mergeRows(boxes), m.Bounds())
+// readDetected reads the zone from rr's candidate rows widened stretch
+// times before recognition, a layout's name line names times.
+func readDetected(ctx context.Context, rr *rowReader, stretch, names float64) (*Reading, error) {
+	cand := rr.cand
 	if len(cand) == 0 {
 		return nil, ErrNotFound
 	}
 	// Lines are read lazily, bottom-most first (the zone ends the
 	// document), and the search stops at the first run of lines with valid
 	// check digits; otherwise the best-shaped run is kept.
-	lines := make([]*zoneLine, len(cand))
-	read := func(i int) (zoneLine, error) {
-		if lines[i] == nil {
-			l, err := r.readLine(ctx, m, cand[i], stretch)
-			if err != nil {
-				return l, err
-			}
-			lines[i] = &l
-		}
-		return *lines[i], nil
-	}
 	var best *Reading
 	for end := len(cand); end > 0; end-- {
 		if !endsRun(cand[:end]) {
 			continue // no layout's lines can end here: not worth reading
 		}
-		last, err := read(end - 1)
+		last, err := rr.line(ctx, end-1, stretch)
 		if err != nil {
 			return nil, err
 		}
@@ -206,7 +191,11 @@ func (r *Reader) readDetected(ctx context.Context, m *ppocr.Image, boxes []ppocr
 			run := make([]zoneLine, n)
 			short := false
 			for i := end - 1; i >= end-n && !short; i-- {
-				l, err := read(i)
+				s := stretch
+				if i-end+n == nameLine(f) {
+					s = names
+				}
+				l, err := rr.line(ctx, i, s)
 				if err != nil {
 					return nil, err
 				}

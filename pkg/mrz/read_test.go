@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"docsuite/pkg/mrz"
+	"docsuite/pkg/ppocr"
 	"docsuite/pkg/testutil"
 )
 
@@ -69,18 +70,22 @@ func TestReadRealImages(t *testing.T) {
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			img := decodeFile(t, filepath.Join(realdata, tc.file))
-			rd, err := r.Read(context.Background(), img)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !rd.Valid() {
-				t.Errorf("check digits fail in %v: %q", rd.Failed(), rd.Lines)
-			}
-			if tc.lines != nil && strings.Join(rd.Lines, "\n") != strings.Join(tc.lines, "\n") {
-				t.Errorf("read\n%s\nwant\n%s", strings.Join(rd.Lines, "\n"), strings.Join(tc.lines, "\n"))
-			}
-			if len(rd.Rects) != len(rd.Lines) || rd.Confidence <= 0.5 || rd.Confidence > 1 {
-				t.Errorf("rects %v, confidence %v", rd.Rects, rd.Confidence)
+			// The classifier's reader, and the extraction's (its lines
+			// read at their own width first, see WithSecondReading).
+			for name, r := range map[string]*mrz.Reader{"plain": r, "second": r.WithSecondReading()} {
+				rd, err := r.Read(context.Background(), img)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if !rd.Valid() {
+					t.Errorf("%s: check digits fail in %v: %q", name, rd.Failed(), rd.Lines)
+				}
+				if tc.lines != nil && strings.Join(rd.Lines, "\n") != strings.Join(tc.lines, "\n") {
+					t.Errorf("%s: read\n%s\nwant\n%s", name, strings.Join(rd.Lines, "\n"), strings.Join(tc.lines, "\n"))
+				}
+				if len(rd.Rects) != len(rd.Lines) || rd.Confidence <= 0.5 || rd.Confidence > 1 {
+					t.Errorf("%s: rects %v, confidence %v", name, rd.Rects, rd.Confidence)
+				}
 			}
 		})
 	}
@@ -100,6 +105,24 @@ func TestReadNoZone(t *testing.T) {
 	}
 }
 
+// The lower page of a real 300 dpi scan of a passport without a zone: its
+// printed rows are wide enough to be zone lines, and the extraction's
+// reader tells that none reads like one (ErrNoZoneLines), so that the
+// extraction does not search the page again at a finer scale.
+func TestReadNoZoneLines(t *testing.T) {
+	r := newReader(t).WithSecondReading()
+	img := decodeFile(t, filepath.Join(realdata, "SmartIDReader-Server-SDK/testdata__passport_rf_1.jpg"))
+	b := img.Bounds()
+	band := img.(interface {
+		SubImage(image.Rectangle) image.Image
+	}).SubImage(image.Rect(b.Min.X, b.Max.Y-b.Dy()*45/100, b.Max.X, b.Max.Y))
+	for _, opt := range []ppocr.DetectOptions{{MaxSide: 640, Upscale: true}, mrz.DetectOptions()} {
+		if rd, err := r.ReadWith(context.Background(), band, opt); !errors.Is(err, mrz.ErrNoZoneLines) {
+			t.Errorf("detected at %d: got %v, %v; want ErrNoZoneLines", opt.MaxSide, rd, err)
+		}
+	}
+}
+
 // A photo held a few degrees off level: the zone's slanted lines are
 // levelled and read exactly.
 func TestReadSlanted(t *testing.T) {
@@ -113,6 +136,7 @@ func TestReadSlanted(t *testing.T) {
 		t.Skipf("realdata not available: %v", err)
 	}
 	want := []string{"P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"}
+	second := r.WithSecondReading()
 	for _, deg := range []string{"4", "-6"} {
 		dir := t.TempDir()
 		testutil.Run(t, dir, "convert", src, "-background", "white", "-rotate", deg, "slanted.png")
@@ -123,6 +147,9 @@ func TestReadSlanted(t *testing.T) {
 		}
 		if !rd.Valid() || strings.Join(rd.Lines, "\n") != strings.Join(want, "\n") {
 			t.Errorf("%s degrees: read %q (failed %v)", deg, rd.Lines, rd.Failed())
+		}
+		if rd2, err := second.Read(context.Background(), img); err != nil || strings.Join(rd2.Lines, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s degrees, second reading: %v, %v", deg, rd2, err)
 		}
 		if !rd.Rects[1].In(img.Bounds()) || rd.Rects[1].Min.Y <= rd.Rects[0].Min.Y {
 			t.Errorf("%s degrees: rects %v", deg, rd.Rects)

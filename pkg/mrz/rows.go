@@ -62,10 +62,9 @@ func mergeRows(boxes []ppocr.Box) []image.Rectangle {
 // span much of the document's width, and the rows just above or below
 // them starting at the same left edge (a line the detector found only in
 // part). Rows stacked like that are stretched to their common width, so
-// that each is read whole.
-func zoneRows(rows []image.Rectangle, b image.Rectangle) []image.Rectangle {
+// that each is read whole; found are the rows as detected.
+func zoneRows(rows []image.Rectangle, b image.Rectangle) (cand, found []image.Rectangle) {
 	wide := func(r image.Rectangle) bool { return r.Dx() >= 10*r.Dy() && r.Dx()*10 >= b.Dx()*3 }
-	var cand []image.Rectangle
 	for i, r := range rows {
 		keep := wide(r)
 		for _, j := range []int{i - 1, i + 1} {
@@ -79,6 +78,7 @@ func zoneRows(rows []image.Rectangle, b image.Rectangle) []image.Rectangle {
 			cand = append(cand, r)
 		}
 	}
+	found = append([]image.Rectangle(nil), cand...)
 	for i := 1; i < len(cand); i++ {
 		if stacked(cand[i-1 : i+1]) {
 			x0 := min(cand[i-1].Min.X, cand[i].Min.X)
@@ -87,7 +87,7 @@ func zoneRows(rows []image.Rectangle, b image.Rectangle) []image.Rectangle {
 			cand[i].Min.X, cand[i].Max.X = x0, x1
 		}
 	}
-	return cand
+	return cand, found
 }
 
 // stacked reports whether rects lie like the lines of one zone: one
