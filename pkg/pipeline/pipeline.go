@@ -191,6 +191,7 @@ func (r *Runner) document(ctx context.Context, in Input, p params.Classify, page
 		LowImageResolution: flags.LowResolution,
 		LowImageWeight:     flags.LowWeight,
 		CropKey:            doc.CropKey,
+		TextLines:          cls.TextLines,
 	}
 	if p.ReturnCrops {
 		jpg, err := r.store.Get(ctx, oreq.JPEGKey)

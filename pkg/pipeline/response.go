@@ -22,6 +22,9 @@ type Item struct {
 	// CropKey is where the stored crop lies (as cut, before orientation);
 	// methods that read the document use it (see UprightCrop).
 	CropKey string `json:"-"`
+	// TextLines is the number of text lines the classifier found on the
+	// crop, nil when it did not look (see stages.ClassifyReply).
+	TextLines *int `json:"-"`
 }
 
 // FakeReason explains one editing trace found by check_fake.

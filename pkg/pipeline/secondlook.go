@@ -11,38 +11,56 @@ import (
 	"docsuite/pkg/stages"
 )
 
-// junkPages returns the indexes of the pages whose every cut document the
-// classifier called not_document: the cropper took a part of something
-// for a document (the emblem of a closed passport cover, a stamp, a face
-// in a photograph), which is the same as finding nothing document-like.
-// Pages answered whole are not among them, nor pages some of whose
-// documents are documents (a photograph lying among cards is an item).
+// junkPages returns the indexes of the pages whose every cut document is
+// junk (see junk): the cropper took a part of something for a document
+// (the emblem of a closed passport cover, a stamp, a face or a number
+// plate in a photograph), which is the same as finding nothing
+// document-like. Pages answered whole are not among them, nor pages some
+// of whose documents are documents (a photograph lying among cards is an
+// item).
 func junkPages(pages []stages.CropReply, items []Item) []int {
 	var out []int
 	for pi, page := range pages {
 		if len(page.Docs) == 0 || page.Docs[0].WholePage {
 			continue
 		}
-		junk := true
+		all := true
 		for _, it := range items {
-			if it.Document.Page == pi+1 && it.Document.Type != doctypes.NotDocument {
-				junk = false
+			if it.Document.Page == pi+1 && !junk(it) {
+				all = false
 				break
 			}
 		}
-		if junk {
+		if all {
 			out = append(out, pi)
 		}
 	}
 	return out
 }
 
+// junk reports whether a cut piece is no document of its own: the
+// classifier called it not_document, or other with not one text line found
+// on it (a document outside the catalogue still prints lines; the pieces
+// the neural cropper cuts out of photographs of scenes, an eagle's head, a
+// car's number plate, a filing drawer's folders, were answered other 0.68
+// to 0.99 with none).
+func junk(it Item) bool {
+	switch it.Document.Type {
+	case doctypes.NotDocument:
+		return true
+	case doctypes.Other:
+		return it.TextLines != nil && *it.TextLines == 0
+	}
+	return false
+}
+
 // secondLook looks again at each of the junk pages (junkPages) as a whole
-// page, classified and oriented as one item. When that item is a document
-// (a catalogue type or other) it replaces the pieces cut from the page:
-// they were parts of it. When the whole page is no document either
-// (not_document, empty), the pieces stay: a photograph lying alone on a
-// table is rightly the photograph.
+// page, classified and oriented as one item, which replaces the pieces cut
+// from the page when it says they were parts of something (replaceJunk):
+// of a document, when the pieces were all not_document (the emblem of a
+// closed cover); of a photograph of a scene, when text-less others were
+// among them (a car's number plate). Otherwise the pieces stay: a
+// photograph lying alone on a table is rightly the photograph.
 func (r *Runner) secondLook(ctx context.Context, in Input, p params.Classify, pages []stages.CropReply, items []Item) ([]Item, error) {
 	junk := junkPages(pages, items) // none with mode=classify_only: every page is whole
 	if len(junk) == 0 {
@@ -76,14 +94,27 @@ func (r *Runner) secondLook(ctx context.Context, in Input, p params.Classify, pa
 	return replaceJunk(items, again), nil
 }
 
-// replaceJunk puts each whole page of again that is a document (neither
-// not_document nor empty) in place of the items of its page, and leaves
-// the other pages' items as they are.
+// replaceJunk puts each whole page of again in place of the items of its
+// page, and leaves the other pages' items as they are. A page whose items
+// are all not_document takes its whole page when that is a document
+// (neither not_document nor empty); a page with text-less others among
+// its items (see junk) takes it only when it is not_document: the page is
+// a photograph of a scene. (Answered a document whole, such a page keeps
+// its pieces: a small document, a passport's photo page of 255x365 pixels
+// on the factory's table, can show no text line either.)
 func replaceJunk(items, again []Item) []Item {
+	textless := map[int]bool{}
+	for _, it := range items {
+		if it.Document.Type == doctypes.Other {
+			textless[it.Document.Page] = true
+		}
+	}
 	drop := map[int]bool{}
 	var wholes []Item
 	for _, it := range again {
-		if t := it.Document.Type; t != doctypes.NotDocument && t != doctypes.Empty {
+		t := it.Document.Type
+		document := t != doctypes.NotDocument && t != doctypes.Empty
+		if (document && !textless[it.Document.Page]) || (t == doctypes.NotDocument && textless[it.Document.Page]) {
 			drop[it.Document.Page] = true
 			wholes = append(wholes, it)
 		}

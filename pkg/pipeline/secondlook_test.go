@@ -14,6 +14,11 @@ func TestJunkPages(t *testing.T) {
 	cut := func(n int) stages.CropReply { return stages.CropReply{Docs: make([]stages.Found, n)} }
 	whole := stages.CropReply{Docs: []stages.Found{{WholePage: true}}}
 	item := func(page int, typ string) Item { return Item{Document: Document{Page: page, Type: typ}} }
+	lined := func(page int, typ string, lines int) Item {
+		it := item(page, typ)
+		it.TextLines = &lines
+		return it
+	}
 	for _, tc := range []struct {
 		name  string
 		pages []stages.CropReply
@@ -29,6 +34,11 @@ func TestJunkPages(t *testing.T) {
 		{"only the second page", []stages.CropReply{cut(1), cut(1), cut(1)},
 			[]Item{item(1, "passport_main"), item(2, "not_document"), item(3, "snils_front")}, []int{1}},
 		{"a page without documents", []stages.CropReply{{}}, nil, nil},
+		{"pieces of a photograph without text", []stages.CropReply{cut(2)},
+			[]Item{lined(1, "other", 0), lined(1, "not_document", 0)}, []int{0}},
+		{"a document outside the catalogue, lines found", []stages.CropReply{cut(1)}, []Item{lined(1, "other", 3)}, nil},
+		{"a text-less card beside a passport", []stages.CropReply{cut(2)},
+			[]Item{lined(1, "other", 0), lined(1, "passport_main", 0)}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := junkPages(tc.pages, tc.items); !reflect.DeepEqual(got, tc.want) {
@@ -54,17 +64,23 @@ func TestReplaceJunk(t *testing.T) {
 		return out
 	}
 	items := []Item{item(1, "not_document", "p0_d0"), item(1, "not_document", "p0_d1"),
-		item(2, "not_document", "p1_d0"), item(3, "snils_front", "p2_d0")}
+		item(2, "not_document", "p1_d0"), item(3, "snils_front", "p2_d0"), item(4, "other", "p3_d0"), item(4, "other", "p3_d1")}
 	for _, tc := range []struct {
 		name  string
 		again []Item
 		want  []string
 	}{
-		{"a cover", []Item{item(1, "other", "whole/p0_d0")}, []string{"p1_d0", "p2_d0", "whole/p0_d0"}},
-		{"a photograph on a table", []Item{item(2, "empty", "whole/p1_d0")}, []string{"p0_d0", "p0_d1", "p1_d0", "p2_d0"}},
-		{"a photograph on a page", []Item{item(2, "not_document", "whole/p1_d0")}, []string{"p0_d0", "p0_d1", "p1_d0", "p2_d0"}},
+		{"a cover", []Item{item(1, "other", "whole/p0_d0")}, []string{"p1_d0", "p2_d0", "p3_d0", "p3_d1", "whole/p0_d0"}},
+		{"a photograph on a table", []Item{item(2, "empty", "whole/p1_d0")}, []string{"p0_d0", "p0_d1", "p1_d0", "p2_d0", "p3_d0", "p3_d1"}},
+		{"a photograph on a page", []Item{item(2, "not_document", "whole/p1_d0")}, []string{"p0_d0", "p0_d1", "p1_d0", "p2_d0", "p3_d0", "p3_d1"}},
 		{"both", []Item{item(1, "passport_main", "whole/p0_d0"), item(2, "empty", "whole/p1_d0")},
-			[]string{"p1_d0", "p2_d0", "whole/p0_d0"}},
+			[]string{"p1_d0", "p2_d0", "p3_d0", "p3_d1", "whole/p0_d0"}},
+		// Text-less pieces of a photograph of a scene (an eagle's head
+		// and its wing answered other): the photograph is the answer.
+		{"a scene cut in pieces", []Item{item(4, "not_document", "whole/p3_d0")}, []string{"p0_d0", "p0_d1", "p1_d0", "p2_d0", "whole/p3_d0"}},
+		// Text-less pieces on a page answered other whole: small
+		// documents on a table can show no line; they stay.
+		{"text-less pieces of a document", []Item{item(4, "other", "whole/p3_d0")}, []string{"p0_d0", "p0_d1", "p1_d0", "p2_d0", "p3_d0", "p3_d1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := keys(replaceJunk(items, tc.again)); !reflect.DeepEqual(got, tc.want) {

@@ -154,6 +154,10 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 		}
 		reply, err := cl.ClassifyOutputs(out, req.DocTypes, ev)
 		reply.Rotation, reply.RotationConfidence = rot, rotConf
+		if rot != nil {
+			lines := ev.TextLines
+			reply.TextLines = &lines
+		}
 		if err == nil && d.Log.Enabled(ctx, slog.LevelDebug) {
 			zone := "none"
 			if ev.Zone != nil {

@@ -95,6 +95,11 @@ type ClassifyReply struct {
 	// crop is not read twice.
 	Rotation           *geom.Rotation `json:"rotation,omitempty"`
 	RotationConfidence float64        `json:"rotation_confidence,omitempty"`
+	// TextLines, when set, is the number of text lines the classifier
+	// found on the crop (unset when its text evidence is off); the
+	// pipeline takes a cut piece without any for no document of its own
+	// (see pipeline.junkPages).
+	TextLines *int `json:"text_lines,omitempty"`
 }
 
 // OrientRequest asks for the orientation of one crop and, when JPEGKey is
