@@ -126,7 +126,7 @@ const minZoneLike = 8
 // Readers read at twice the width only.
 func (r *Reader) readRows(ctx context.Context, m *ppocr.Image, boxes []ppocr.Box) (*Reading, error) {
 	if !r.again {
-		return readDetected(ctx, newRowReader(r, m, boxes, false), recStretch, recStretch)
+		return r.ReadDetected(ctx, m, boxes)
 	}
 	rr := newRowReader(r, m, boxes, true)
 	quick, err := readDetected(ctx, rr, blurStretch, recStretch)

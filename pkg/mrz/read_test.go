@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"docsuite/pkg/cvimg"
 	"docsuite/pkg/mrz"
 	"docsuite/pkg/ppocr"
 	"docsuite/pkg/testutil"
@@ -113,9 +114,7 @@ func TestReadNoZoneLines(t *testing.T) {
 	r := newReader(t).WithSecondReading()
 	img := decodeFile(t, filepath.Join(realdata, "SmartIDReader-Server-SDK/testdata__passport_rf_1.jpg"))
 	b := img.Bounds()
-	band := img.(interface {
-		SubImage(image.Rectangle) image.Image
-	}).SubImage(image.Rect(b.Min.X, b.Max.Y-b.Dy()*45/100, b.Max.X, b.Max.Y))
+	band := cvimg.Sub(img, image.Rect(b.Min.X, b.Max.Y-b.Dy()*45/100, b.Max.X, b.Max.Y))
 	for _, opt := range []ppocr.DetectOptions{{MaxSide: 640, Upscale: true}, mrz.DetectOptions()} {
 		if rd, err := r.ReadWith(context.Background(), band, opt); !errors.Is(err, mrz.ErrNoZoneLines) {
 			t.Errorf("detected at %d: got %v, %v; want ErrNoZoneLines", opt.MaxSide, rd, err)

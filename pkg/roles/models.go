@@ -145,19 +145,16 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 		var ev classify.Evidence
 		var rot *geom.Rotation
 		var rotConf float64
+		var lines *int // set when the text evidence was read
 		if z, err := zr.get(ctx); err == nil {
 			var r geom.Rotation
 			if ev, r, rotConf, err = z.ReadLogits(ctx, img, out[orient.OrientHead]); err != nil {
 				return stages.ClassifyReply{}, err
 			}
-			rot = &r
+			rot, lines = &r, &ev.TextLines
 		}
 		reply, err := cl.ClassifyOutputs(out, req.DocTypes, ev)
-		reply.Rotation, reply.RotationConfidence = rot, rotConf
-		if rot != nil {
-			lines := ev.TextLines
-			reply.TextLines = &lines
-		}
+		reply.Rotation, reply.RotationConfidence, reply.TextLines = rot, rotConf, lines
 		if err == nil && d.Log.Enabled(ctx, slog.LevelDebug) {
 			zone := "none"
 			if ev.Zone != nil {
