@@ -134,6 +134,12 @@ func decodePages(ctx context.Context, path string) ([]image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeData(ctx, data)
+}
+
+// decodeData decodes every page of a file's bytes as the service does:
+// EXIF orientation applied, PDFs at 300 dpi with embedded scans as they are.
+func decodeData(ctx context.Context, data []byte) ([]image.Image, error) {
 	doc, err := decode.Open(ctx, data, decode.Options{PDFRawImages: true, AutoPDFRawImages: true})
 	if err != nil {
 		return nil, err

@@ -186,10 +186,14 @@ func firstPageAndExtras(items []predicted) []predicted {
 // orientEight turns and mirrors an upright single-document image the 8
 // ways and checks the service names the rotation that undoes each.
 func (r *results) orientEight(ctx context.Context, c *client, path string, data []byte) {
-	img, _, err := image.Decode(bytes.NewReader(data))
-	if err != nil {
+	// The pixels are turned as the service sees them upright: a photo's
+	// EXIF orientation applied first (image.Decode ignores it, and turning
+	// the raw pixels would put every answer off by that turn).
+	pages, err := decodeData(ctx, data)
+	if err != nil || len(pages) != 1 {
 		return
 	}
+	img := pages[0]
 	base, err := c.classify(ctx, data)
 	if err != nil || len(base.Items) != 1 || base.Items[0].Rotation != 0 {
 		return // only images the service itself sees as upright are a fair reference
