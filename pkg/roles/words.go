@@ -8,11 +8,8 @@ import (
 	xdraw "golang.org/x/image/draw"
 
 	"docsuite/pkg/classify"
-	"docsuite/pkg/cvimg"
 	"docsuite/pkg/geom"
 	"docsuite/pkg/ocr"
-	"docsuite/pkg/orient"
-	"docsuite/pkg/ppocr"
 )
 
 // The printed words the classifier reads as evidence (classify.TypeWords):
@@ -51,21 +48,17 @@ const (
 	checkLines = 3
 )
 
-// uprightWords reads the printed words of img turned by rot (boxes are its
-// text lines, detected on it unturned) and returns them with the rotation
+// uprightWords reads the printed words of the crop turned by rot (views
+// turns it and finds its lines) and returns them with the rotation
 // they were read at: rot, or, when settled is false, another that reads
 // more known words (see minKnown).
-func (z *zoneReader) uprightWords(ctx context.Context, img image.Image, boxes []ppocr.Box, rot geom.Rotation, settled bool) ([]string, geom.Rotation, error) {
+func (z *zoneReader) uprightWords(ctx context.Context, views *turnedViews, rot geom.Rotation, settled bool) ([]string, geom.Rotation, error) {
 	read := func(r geom.Rotation, n int) ([][]string, error) {
-		up, err := cvimg.Turn(img, r)
+		v, err := views.at(ctx, r)
 		if err != nil {
 			return nil, err
 		}
-		rects, err := z.levelLines(ctx, img, up, boxes, r)
-		if err != nil {
-			return nil, err
-		}
-		return readWords(ctx, z.tess, up, rects, n)
+		return readWords(ctx, z.tess, v.up, v.lines, n)
 	}
 	lines, err := read(rot, wordLines)
 	words := flatten(lines)
@@ -113,27 +106,6 @@ func flatten(lines [][]string) []string {
 		out = append(out, l...)
 	}
 	return out
-}
-
-// levelLines returns the text lines of up, img turned by r, in up's
-// coordinates (origin at 0,0): the lines detected on img (boxes) turned
-// along, or, when r turns a quarter, lines detected on up again: on img
-// the text ran down the page, where the detector finds lines less surely
-// and cuts them worse.
-func (z *zoneReader) levelLines(ctx context.Context, img, up image.Image, boxes []ppocr.Box, r geom.Rotation) ([]image.Rectangle, error) {
-	if r.Turns()%2 == 0 {
-		rects, _, _ := turnBoxes(boxes, img.Bounds(), r)
-		return rects, nil
-	}
-	again, err := orient.DetectLines(ctx, z.eng, up)
-	if err != nil {
-		return nil, err
-	}
-	rects := make([]image.Rectangle, len(again))
-	for i, bx := range again {
-		rects[i] = bx.Rect.Sub(up.Bounds().Min)
-	}
-	return rects, nil
 }
 
 // readWords reads the words of the n tallest text lines of up, the crop

@@ -149,15 +149,17 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 	if conf >= runnerUpBelow {
 		tries = order[:1]
 	}
+	views := z.newTurnedViews(img, boxes)
 	for try, r := range tries {
-		band, ok := zoneBand(boxes, b, r)
-		if !ok {
-			continue
-		}
-		up, err := cvimg.Turn(img, r)
+		v, err := views.at(ctx, r)
 		if err != nil {
 			return ev, 0, 0, err
 		}
+		band, ok := zoneBandOf(v.lines, v.up.Bounds().Size())
+		if !ok {
+			continue
+		}
+		up := v.up
 		rd, err := z.rd.Read(ctx, cvimg.Sub(up, band.Add(up.Bounds().Min)))
 		if errors.Is(err, mrz.ErrNotFound) {
 			continue
@@ -179,7 +181,7 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 		// A verified zone, or docnet decisive, settles the orientation:
 		// the words are read, not used to check it.
 		settled := ev.Zone != nil && ev.Zone.Valid || orient.Decisive(logits)
-		words, r, err := z.uprightWords(ctx, img, boxes, rot, settled)
+		words, r, err := z.uprightWords(ctx, views, rot, settled)
 		if err != nil {
 			return ev, 0, 0, err
 		}
@@ -205,7 +207,14 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 // whose bounds are b.
 func zoneBand(boxes []ppocr.Box, b image.Rectangle, r geom.Rotation) (image.Rectangle, bool) {
 	rects, tw, th := turnBoxes(boxes, b, r)
-	rows := mergeRows(rects)
+	return zoneBandOf(rects, image.Pt(int(tw), int(th)))
+}
+
+// zoneBandOf is zoneBand over the lines of a crop already turned (in its
+// coordinates, origin at 0,0), whose size is size.
+func zoneBandOf(rects []image.Rectangle, size image.Point) (image.Rectangle, bool) {
+	tw, th := float64(size.X), float64(size.Y)
+	rows := mergeRows(append([]image.Rectangle(nil), rects...))
 	var zone []image.Rectangle
 	for i := len(rows) - 1; i >= 0 && len(zone) < zoneMaxRows; i-- {
 		row := rows[i]
