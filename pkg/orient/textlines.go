@@ -148,6 +148,33 @@ func readText(ctx context.Context, e *ppocr.Engine, img image.Image, boxes []ppo
 	if err != nil {
 		return textReading{}, false, err
 	}
+	if base == 1 && across < mixed*down {
+		// The detector cuts text running down the page worse than text
+		// running across it (a sideways Indian passport's lines came out
+		// in pieces that read upside down): where the text plainly runs
+		// down, find the lines again on the crop turned a quarter, where
+		// they run across. (On a page of a line or two running both ways
+		// alike, the boxes found again were specks read as a quarter turn.)
+		turned, err := cvimg.Turn(img, 1)
+		if err != nil {
+			return textReading{}, false, err
+		}
+		again, err := DetectLines(ctx, e, turned)
+		if err != nil {
+			return textReading{}, false, err
+		}
+		more := make([]image.Rectangle, 0, len(again))
+		for _, bx := range again {
+			more = append(more, bx.Rect.Sub(turned.Bounds().Min))
+		}
+		l2, err := flatLines(turned, 0, more)
+		if err != nil {
+			return textReading{}, false, err
+		}
+		if len(l2) >= min(2, len(lines)) {
+			lines = l2
+		}
+	}
 	if len(lines) < 2 {
 		// The detector finds text running down the page less surely than
 		// across it: look again with the crop turned the other way.
