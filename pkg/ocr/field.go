@@ -20,7 +20,8 @@ type FieldOptions struct {
 // ReadField recognises the text of a small region (one field of a
 // document) with the options' character set and layout, and returns its
 // lines (coordinates relative to img's bounds) and their text joined by
-// spaces. The engine's settings are restored afterwards.
+// spaces. Each read sets its own layout mode; the whitelist is cleared
+// afterwards.
 func (e *Engine) ReadField(ctx context.Context, img image.Image, opt FieldOptions) (string, []Line, error) {
 	c, err := e.acquire(ctx)
 	if err != nil {
@@ -28,7 +29,6 @@ func (e *Engine) ReadField(ctx context.Context, img image.Image, opt FieldOption
 	}
 	defer func() {
 		_ = c.SetWhitelist("")
-		_ = c.SetPageSegMode(gosseract.PSM_AUTO)
 		e.idle <- c
 	}()
 	mode := gosseract.PSM_SINGLE_LINE

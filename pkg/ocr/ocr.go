@@ -85,11 +85,27 @@ func New(size int, langs ...string) (*Engine, error) {
 	return e, nil
 }
 
+// newClient returns a Tesseract engine initialised with the languages.
+// gosseract initialises Tesseract at the first recognition, and that Init
+// resets the page segmentation mode set before it: the first field each
+// engine read was read as a block of text where every later one is read
+// as a line (the same crop was answered differently on a worker's first
+// request than on the next). Initialising here, on a blank image, makes
+// the first read like the rest, and a language whose data is missing
+// fails New instead of the first request.
 func (e *Engine) newClient() (*gosseract.Client, error) {
 	c := gosseract.NewClient()
 	if err := c.SetLanguage(e.langs...); err != nil {
 		_ = c.Close()
 		return nil, fmt.Errorf("ocr: languages %v: %w", e.langs, err)
+	}
+	if err := c.SetImageFromBytes(pnm(image.NewGray(image.Rect(0, 0, 8, 8)))); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("ocr: blank image: %w", err)
+	}
+	if _, err := c.Text(); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("ocr: initialise languages %v: %w", e.langs, err)
 	}
 	return c, nil
 }
@@ -134,6 +150,12 @@ func (e *Engine) Read(ctx context.Context, img image.Image) (Page, error) {
 		return Page{}, err
 	}
 	defer func() { e.idle <- c }()
+	// A page is read as one uniform block of text, Tesseract's API
+	// default, which the full-text OCR has always used (set here, as
+	// ReadField sets its own mode).
+	if err := c.SetPageSegMode(gosseract.PSM_SINGLE_BLOCK); err != nil {
+		return Page{}, fmt.Errorf("ocr: page segmentation mode: %w", err)
+	}
 	b := img.Bounds()
 	if err := c.SetImageFromBytes(pnm(img)); err != nil {
 		return Page{}, fmt.Errorf("ocr: set image: %w", err)

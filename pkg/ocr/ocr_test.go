@@ -42,3 +42,35 @@ func TestReadsPrintedText(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstFieldReadLikeTheRest reads the same two-line region as a single
+// line (ReadField's default) three times with a fresh engine: every read
+// must see one line. Before the engine was initialised up front, the
+// first read of each engine lost its line mode to Tesseract's Init and
+// came back as a block of two lines.
+func TestFirstFieldReadLikeTheRest(t *testing.T) {
+	testutil.Need(t, "convert")
+	dir := t.TempDir()
+	testutil.Run(t, dir, "convert", "-size", "700x140", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "32", "-fill", "black",
+		"-annotate", "+20+50", "ПАСПОРТ ГРАЖДАНИНА", "-annotate", "+20+115", "HELLO WORLD 2026", "field.png")
+	img := testutil.DecodeImage(t, filepath.Join(dir, "field.png"))
+	e, err := New(1)
+	if err != nil {
+		t.Skipf("tesseract not usable: %v", err)
+	}
+	defer e.Close()
+	var texts []string
+	for i := 0; i < 3; i++ {
+		text, lines, err := e.ReadField(context.Background(), img, FieldOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(lines) != 1 {
+			t.Errorf("read %d: %d lines %q, want the region read as one line", i+1, len(lines), text)
+		}
+		texts = append(texts, text)
+	}
+	if texts[0] != texts[1] || texts[1] != texts[2] {
+		t.Errorf("the same region read differently: %q", texts)
+	}
+}
