@@ -56,8 +56,9 @@ type Page struct {
 }
 
 // Engine is a pool of Tesseract engines, safe for concurrent use. Engines
-// are created when requests need them, up to the pool's size; one is
-// created at once to check that the language data is there.
+// are created when requests need them, up to the pool's size (creating
+// one loads the language data, about half a second: a worker starting
+// does not wait for it, and a missing language fails the first request).
 type Engine struct {
 	langs []string
 	idle  chan *gosseract.Client
@@ -73,15 +74,10 @@ func New(size int, langs ...string) (*Engine, error) {
 		_ = os.Setenv("OMP_THREAD_LIMIT", "1")
 	}
 	size = max(size, 1)
-	e := &Engine{langs: langs, idle: make(chan *gosseract.Client, size), slots: make(chan struct{}, size-1)}
-	for i := 0; i < size-1; i++ {
+	e := &Engine{langs: langs, idle: make(chan *gosseract.Client, size), slots: make(chan struct{}, size)}
+	for i := 0; i < size; i++ {
 		e.slots <- struct{}{}
 	}
-	c, err := e.newClient()
-	if err != nil {
-		return nil, err
-	}
-	e.idle <- c
 	return e, nil
 }
 
@@ -91,8 +87,7 @@ func New(size int, langs ...string) (*Engine, error) {
 // engine read was read as a block of text where every later one is read
 // as a line (the same crop was answered differently on a worker's first
 // request than on the next). Initialising here, on a blank image, makes
-// the first read like the rest, and a language whose data is missing
-// fails New instead of the first request.
+// the first read like the rest.
 func (e *Engine) newClient() (*gosseract.Client, error) {
 	c := gosseract.NewClient()
 	if err := c.SetLanguage(e.langs...); err != nil {
