@@ -17,6 +17,12 @@ import (
 // classification cannot run without them.
 var requiredStages = []string{stages.Crop, stages.Classify, stages.Orient}
 
+// optionalStages are probed and reported in the checks without failing
+// /healthcheck: classification runs without them, and a deployment may
+// leave them out; their routes answer 503 while they are not there (the
+// OCR worker of a fresh all-in-one serves a moment after the others).
+var optionalStages = []string{stages.OCR, stages.Fraud}
+
 // healthBody is the /healthcheck answer.
 type healthBody struct {
 	Success bool              `json:"success"`
@@ -31,16 +37,19 @@ func (s *Server) handleHealth(c *gin.Context) {
 	checks := map[string]string{}
 	var mu sync.Mutex
 	var failed []string
-	record := func(name string, err error) {
+	report := func(name string, err error, required bool) {
 		mu.Lock()
 		defer mu.Unlock()
 		if err != nil {
 			checks[name] = err.Error()
-			failed = append(failed, name)
+			if required {
+				failed = append(failed, name)
+			}
 			return
 		}
 		checks[name] = "ok"
 	}
+	record := func(name string, err error) { report(name, err, true) }
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		if !s.nc.IsConnected() {
@@ -53,6 +62,9 @@ func (s *Server) handleHealth(c *gin.Context) {
 	wg.Go(func() { record("license", s.license.check(ctx)) })
 	for _, st := range requiredStages {
 		wg.Go(func() { record(st, bus.Health(ctx, s.nc, st)) })
+	}
+	for _, st := range optionalStages {
+		wg.Go(func() { report(st, bus.Health(ctx, s.nc, st), false) })
 	}
 	wg.Wait()
 	if len(failed) == 0 {

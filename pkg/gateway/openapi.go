@@ -74,7 +74,7 @@ func OpenAPI() obj {
 					"202": obj{"description": "Not done yet", "content": obj{"application/json": obj{"schema": obj{"$ref": "#/components/schemas/Pending"}}}},
 				}, errRefs)}},
 			"/healthcheck": obj{"get": obj{"summary": "Health", "responses": obj{
-				"200": obj{"description": "Every dependency answers: {success: true, version, checks}."},
+				"200": obj{"description": "Every dependency classification needs answers: {success: true, version, checks}. checks also report the OCR and forgery-check workers (ocr, fraud), which do not fail the check: their routes answer 503 while they are not running."},
 				"503": obj{"description": "A dependency (NATS, store, license, a stage or its model) is down; checks name it."}}}},
 			"/metrics": obj{"get": obj{"summary": "Prometheus metrics", "responses": obj{"200": obj{"description": "Text exposition format."}}}},
 		},

@@ -106,6 +106,17 @@ func TestHealthDocsAndMetrics(t *testing.T) {
 		}
 		return nil
 	})
+	// The optional workers are reported too; the all-in-one runs them.
+	testutil.Eventually(t, 60*time.Second, func() error {
+		_, body := in.get(t, "/healthcheck")
+		checks, _ := body["checks"].(map[string]any)
+		for _, w := range []string{"ocr", "fraud"} {
+			if checks[w] != "ok" {
+				return fmt.Errorf("healthcheck checks %s: %v", w, checks[w])
+			}
+		}
+		return nil
+	})
 	status, body := in.get(t, "/openapi.json")
 	paths, _ := body["paths"].(map[string]any)
 	for _, p := range []string{"/pipelines/run/classify", "/pipelines/run/fraud", "/pipelines/run/fulltext", "/pipelines/run/recognize", "/classify", "/recognize", "/result/{task_id}", "/healthcheck"} {
