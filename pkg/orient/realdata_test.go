@@ -3,6 +3,7 @@ package orient
 import (
 	"context"
 	"encoding/csv"
+	"image"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,19 +107,7 @@ func TestDetectLinesFindsSmallPrintOnLargePages(t *testing.T) {
 		{"Exemtik-passport-detector/data__original__2-1.jpg", fewLines, true},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(realdata, tc.file))
-			if err != nil {
-				t.Skipf("realdata not available: %v", err)
-			}
-			doc, err := decode.Open(ctx, data, decode.Options{MaxPages: 1, TempDir: t.TempDir()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			img, err := doc.Page(ctx, 0)
-			doc.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
+			img := realPage(t, tc.file)
 			first, err := o.text.Detect(ctx, ppocr.NewImage(img), detectOptions())
 			if err != nil {
 				t.Fatal(err)
@@ -152,19 +141,7 @@ func TestSidewaysTextIsDetectedAgain(t *testing.T) {
 		"iAmmarTahir-MASK-RCNN-Dataset/IndPass__Original__12.jpg",
 	} {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(realdata, file))
-			if err != nil {
-				t.Skipf("realdata not available: %v", err)
-			}
-			doc, err := decode.Open(ctx, data, decode.Options{MaxPages: 1, TempDir: t.TempDir()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			img, err := doc.Page(ctx, 0)
-			doc.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
+			img := realPage(t, file)
 			turned, err := cvimg.Turn(img, 1)
 			if err != nil {
 				t.Fatal(err)
@@ -178,4 +155,25 @@ func TestSidewaysTextIsDetectedAgain(t *testing.T) {
 			}
 		})
 	}
+}
+
+// realPage decodes the first page of a real file as the service does; the
+// test skips when realdata is absent.
+func realPage(t *testing.T, file string) image.Image {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(realdata, file))
+	if err != nil {
+		t.Skipf("realdata not available: %v", err)
+	}
+	ctx := context.Background()
+	doc, err := decode.Open(ctx, data, decode.Options{MaxPages: 1, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	img, err := doc.Page(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
 }

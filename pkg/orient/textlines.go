@@ -118,6 +118,34 @@ func DetectLines(ctx context.Context, e *ppocr.Engine, img image.Image) ([]ppocr
 	return boxes, nil
 }
 
+// DetectRects is DetectLines with the lines' rectangles in img's
+// coordinates, origin at 0,0.
+func DetectRects(ctx context.Context, e *ppocr.Engine, img image.Image) ([]image.Rectangle, error) {
+	boxes, err := DetectLines(ctx, e, img)
+	if err != nil {
+		return nil, err
+	}
+	rects := make([]image.Rectangle, len(boxes))
+	for i, bx := range boxes {
+		rects[i] = bx.Rect.Sub(img.Bounds().Min)
+	}
+	return rects, nil
+}
+
+// linesTurned returns the flat lines of img turned by r, detected again on
+// the turned crop (see flatLines).
+func linesTurned(ctx context.Context, e *ppocr.Engine, img image.Image, r geom.Rotation) ([]image.Image, error) {
+	turned, err := cvimg.Turn(img, r)
+	if err != nil {
+		return nil, err
+	}
+	rects, err := DetectRects(ctx, e, turned)
+	if err != nil {
+		return nil, err
+	}
+	return flatLines(turned, 0, rects)
+}
+
 // readText reads the orientation of img from its text lines, boxes being
 // the lines detected on img with DetectLines; ok is false when the crop
 // has too little text to tell. Lines are read the way most of the text
@@ -155,19 +183,7 @@ func readText(ctx context.Context, e *ppocr.Engine, img image.Image, boxes []ppo
 		// down, find the lines again on the crop turned a quarter, where
 		// they run across. (On a page of a line or two running both ways
 		// alike, the boxes found again were specks read as a quarter turn.)
-		turned, err := cvimg.Turn(img, 1)
-		if err != nil {
-			return textReading{}, false, err
-		}
-		again, err := DetectLines(ctx, e, turned)
-		if err != nil {
-			return textReading{}, false, err
-		}
-		more := make([]image.Rectangle, 0, len(again))
-		for _, bx := range again {
-			more = append(more, bx.Rect.Sub(turned.Bounds().Min))
-		}
-		l2, err := flatLines(turned, 0, more)
+		l2, err := linesTurned(ctx, e, img, 1)
 		if err != nil {
 			return textReading{}, false, err
 		}
@@ -179,19 +195,7 @@ func readText(ctx context.Context, e *ppocr.Engine, img image.Image, boxes []ppo
 		// The detector finds text running down the page less surely than
 		// across it: look again with the crop turned the other way.
 		other := 1 - base
-		turned, err := cvimg.Turn(img, other)
-		if err != nil {
-			return textReading{}, false, err
-		}
-		again, err := DetectLines(ctx, e, turned)
-		if err != nil {
-			return textReading{}, false, err
-		}
-		var more []image.Rectangle
-		for _, bx := range again {
-			more = append(more, bx.Rect.Sub(turned.Bounds().Min))
-		}
-		l2, err := flatLines(turned, 0, more)
+		l2, err := linesTurned(ctx, e, img, other)
 		if err != nil {
 			return textReading{}, false, err
 		}

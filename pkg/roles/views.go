@@ -51,15 +51,8 @@ func (v *turnedViews) at(ctx context.Context, r geom.Rotation) (*turnedView, err
 	tv := &turnedView{up: up}
 	if r.Turns()%2 == 0 {
 		tv.lines, _, _ = turnBoxes(v.boxes, v.img.Bounds(), r)
-	} else {
-		again, err := orient.DetectLines(ctx, v.z.eng, up)
-		if err != nil {
-			return nil, err
-		}
-		tv.lines = make([]image.Rectangle, len(again))
-		for i, bx := range again {
-			tv.lines[i] = bx.Rect.Sub(up.Bounds().Min)
-		}
+	} else if tv.lines, err = orient.DetectRects(ctx, v.z.eng, up); err != nil {
+		return nil, err
 	}
 	v.seen[r] = tv
 	return tv, nil

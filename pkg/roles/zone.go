@@ -199,19 +199,11 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 	return ev, rot, conf, nil
 }
 
-// zoneBand returns the band of the crop turned by r where a zone can lie
-// (in the turned crop's coordinates, origin at 0,0): the lowest wide text
-// row in the lower part of the turned crop and the wide rows stacked
-// above it (zoneMaxRows in all), with a margin; ok is false when no row
-// is wide enough. boxes are the lines detected on the unturned crop,
-// whose bounds are b.
-func zoneBand(boxes []ppocr.Box, b image.Rectangle, r geom.Rotation) (image.Rectangle, bool) {
-	rects, tw, th := turnBoxes(boxes, b, r)
-	return zoneBandOf(rects, image.Pt(int(tw), int(th)))
-}
-
-// zoneBandOf is zoneBand over the lines of a crop already turned (in its
-// coordinates, origin at 0,0), whose size is size.
+// zoneBandOf returns the band of a turned crop where a zone can lie (in
+// its coordinates, origin at 0,0; size is its size): the lowest wide text
+// row in the lower part of the crop and the wide rows stacked above it
+// (zoneMaxRows in all), with a margin; ok is false when no row is wide
+// enough. rects are the crop's text lines in its coordinates.
 func zoneBandOf(rects []image.Rectangle, size image.Point) (image.Rectangle, bool) {
 	tw, th := float64(size.X), float64(size.Y)
 	rows := mergeRows(append([]image.Rectangle(nil), rects...))

@@ -58,3 +58,10 @@ func TestZoneBand(t *testing.T) {
 		t.Errorf("half turn: band %v ok %v, want the zone at the bottom of the turned crop", band, ok)
 	}
 }
+
+// zoneBand is zoneBandOf on the crop turned by r, with boxes the lines
+// detected on the unturned crop, whose bounds are b, turned along.
+func zoneBand(boxes []ppocr.Box, b image.Rectangle, r geom.Rotation) (image.Rectangle, bool) {
+	rects, tw, th := turnBoxes(boxes, b, r)
+	return zoneBandOf(rects, image.Pt(int(tw), int(th)))
+}
