@@ -81,7 +81,9 @@ synth: deps
 ## docs/accuracy-cropper.md; then the service on that synthetic set:
 ## docs/accuracy-synthetic.md; then the passport extraction on 40 factory
 ## scans and 40 photos: docs/accuracy-extraction-current.md, and the
-## residence pages on 60 of each: docs/accuracy-registration-current.md.
+## residence pages on 60 of each: docs/accuracy-registration-current.md;
+## then full-text OCR on 40 factory pages of each kind:
+## docs/accuracy-fulltext-current.md.
 # FACTORY tags the synthetic test set with the factory's sources: a
 # changed factory makes it again.
 eval: FACTORY = $(shell scripts/factory-tag.sh)
@@ -92,6 +94,7 @@ eval: build
 	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -synth $(CACHE)/crop-test -out docs/accuracy-synthetic.md'
 	EXTRACT_EVAL_N=40 EXTRACT_EVAL_OUT=$(ROOT)/docs/accuracy-extraction-current.md go test -count=1 -timeout 30m -run TestEvalSynthetic ./pkg/extract
 	EXTRACT_EVAL_N=60 EXTRACT_EVAL_OUT=$(ROOT)/docs/accuracy-registration-current.md go test -count=1 -timeout 30m -run TestEvalRegistration ./pkg/extract
+	FULLTEXT_EVAL_N=40 FULLTEXT_EVAL_OUT=$(ROOT)/docs/accuracy-fulltext-current.md go test -count=1 -timeout 30m -run TestEvalFulltext ./pkg/ocr
 
 ## bench: latency and throughput of a fresh all-in-one and of the process
 ## topology behind nginx; report in docs/benchmarks.md.

@@ -61,7 +61,7 @@ func OpenAPI() obj {
 			"/pipelines/run/classify":  op("Classify documents (on-premises)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), false),
 			"/pipelines/run/recognize": op("Extract data (on-premises)", stageDesc(recognizeDesc), "RecognizeResponse", params.RecognizeSpec(), false),
 			"/pipelines/run/fraud":     op("Check for forgery signs (on-premises)", stageDesc(fraudDesc), "FraudResponse", params.ClassifySpec(), false),
-			"/pipelines/run/fulltext":  op("Full-text OCR (on-premises)", stageDesc("Basic OCR of every page (Tesseract, Russian and English): lines and words with confidence and coords, and the plain text; pages of the plain text are separated by a form feed."), "FulltextResponse", params.ClassifySpec(), false),
+			"/pipelines/run/fulltext":  op("Full-text OCR (on-premises)", stageDesc("Basic OCR of every page (Tesseract, Russian and English): lines and words with confidence and coords, and the plain text; pages of the plain text are separated by a form feed. A page that does not read legibly as it lies is read turned as Tesseract's orientation detector proposes and the most legible reading kept (the page's rotation says how it was turned), its coords staying in the page as sent. Word recall on the document factory's pages: docs/accuracy-fulltext.md."), "FulltextResponse", params.ClassifySpec(), false),
 			"/classify":                op("Classify documents (hosted-compatible)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), true),
 			"/recognize":               op("Extract data (hosted-compatible)", stageDesc(recognizeDesc), "RecognizeResponse", params.RecognizeSpec(), true),
 			"/result/{task_id}": obj{"get": obj{"summary": "Result of an async task",
@@ -201,15 +201,17 @@ func schemas() obj {
 
 // fulltextSchema describes the body of /pipelines/run/fulltext.
 func fulltextSchema() obj {
-	quad := obj{"type": "array", "minItems": 4, "maxItems": 4, "description": "top-left, top-right, bottom-left, bottom-right [x, y] in the page's pixels",
+	quad := obj{"type": "array", "minItems": 4, "maxItems": 4, "description": "top-left, top-right, bottom-left, bottom-right [x, y] of the upright text, in the page's pixels as sent",
 		"items": obj{"type": "array", "items": obj{"type": "integer"}}}
 	conf := obj{"type": "number", "minimum": 0, "maximum": 1, "description": "Tesseract's word confidence / 100 (a line: the mean of its words)"}
 	word := obj{"type": "object", "properties": obj{"text": obj{"type": "string"}, "confidence": conf, "coords": quad}}
 	line := obj{"type": "object", "properties": obj{"text": obj{"type": "string"}, "confidence": conf, "coords": quad,
 		"block": obj{"type": "integer", "description": "text block the line belongs to"}, "words": obj{"type": "array", "items": word}}}
 	page := obj{"type": "object", "properties": obj{"page": obj{"type": "integer", "description": "1-based"},
-		"width": obj{"type": "integer"}, "height": obj{"type": "integer"}, "text": obj{"type": "string"},
-		"lines": obj{"type": "array", "items": line}}}
+		"width": obj{"type": "integer"}, "height": obj{"type": "integer"},
+		"rotation": obj{"type": "integer", "minimum": 0, "maximum": 3, "description": "quarter turns clockwise the page was turned to be read upright, coded as the classification's rotation (never mirrored); 0 when it was read as it lies"},
+		"text":     obj{"type": "string"},
+		"lines":    obj{"type": "array", "items": line}}}
 	return obj{"type": "object", "required": []string{"task_id", "pages", "text", "pages_count", "page_count"}, "properties": obj{
 		"task_id": obj{"type": "string", "pattern": "^[0-9a-f]{32}$"}, "pages": obj{"type": "array", "items": page},
 		"text":        obj{"type": "string", "description": "plain text of every page, pages separated by a form feed"},

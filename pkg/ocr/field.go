@@ -23,13 +23,14 @@ type FieldOptions struct {
 // spaces. Each read sets its own layout mode; the whitelist is cleared
 // afterwards.
 func (e *Engine) ReadField(ctx context.Context, img image.Image, opt FieldOptions) (string, []Line, error) {
-	c, err := e.acquire(ctx)
+	w, err := e.acquire(ctx)
 	if err != nil {
 		return "", nil, err
 	}
+	c := w.c
 	defer func() {
 		_ = c.SetWhitelist("")
-		e.idle <- c
+		e.idle <- w
 	}()
 	mode := gosseract.PSM_SINGLE_LINE
 	if opt.Block {

@@ -22,8 +22,6 @@ import (
 	"image"
 	"image/draw"
 	"os"
-	"sort"
-	"strings"
 
 	"github.com/otiai10/gosseract/v2"
 )
@@ -49,10 +47,13 @@ type Line struct {
 
 // Page is the text of one page image.
 type Page struct {
-	Width  int    `json:"width"`
-	Height int    `json:"height"`
-	Text   string `json:"text"`
-	Lines  []Line `json:"lines"`
+	Width  int `json:"width"`
+	Height int `json:"height"`
+	// Rotation is how the page was turned to be read: the classification's
+	// rotation code, 0 to 3 quarter turns clockwise (never mirrored).
+	Rotation int    `json:"rotation"`
+	Text     string `json:"text"`
+	Lines    []Line `json:"lines"`
 }
 
 // Engine is a pool of Tesseract engines, safe for concurrent use. Engines
@@ -61,7 +62,7 @@ type Page struct {
 // does not wait for it, and a missing language fails the first request).
 type Engine struct {
 	langs []string
-	idle  chan *gosseract.Client
+	idle  chan *worker
 	slots chan struct{} // one per engine that may still be created
 }
 
@@ -73,12 +74,28 @@ func New(size int, langs ...string) (*Engine, error) {
 	if os.Getenv("OMP_THREAD_LIMIT") == "" {
 		_ = os.Setenv("OMP_THREAD_LIMIT", "1")
 	}
+	silenceLeptonica()
 	size = max(size, 1)
-	e := &Engine{langs: langs, idle: make(chan *gosseract.Client, size), slots: make(chan struct{}, size)}
+	e := &Engine{langs: langs, idle: make(chan *worker, size), slots: make(chan struct{}, size)}
 	for i := 0; i < size; i++ {
 		e.slots <- struct{}{}
 	}
 	return e, nil
+}
+
+// worker is one pooled Tesseract engine, with the orientation detector
+// full-text pages use, loaded the first time a page is read.
+type worker struct {
+	c   *gosseract.Client
+	osd *osd
+}
+
+// close releases the worker's engines.
+func (w *worker) close() {
+	_ = w.c.Close()
+	if w.osd != nil {
+		w.osd.close()
+	}
 }
 
 // newClient returns a Tesseract engine initialised with the languages.
@@ -90,6 +107,13 @@ func New(size int, langs ...string) (*Engine, error) {
 // the first read like the rest.
 func (e *Engine) newClient() (*gosseract.Client, error) {
 	c := gosseract.NewClient()
+	// Tesseract prints its progress ("Estimating resolution as 188",
+	// "Detected 47 diacritics") to the process's stderr, where it broke
+	// into the workers' structured log lines, one or more a page.
+	if err := c.DisableOutput(); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("ocr: silence Tesseract's messages: %w", err)
+	}
 	if err := c.SetLanguage(e.langs...); err != nil {
 		_ = c.Close()
 		return nil, fmt.Errorf("ocr: languages %v: %w", e.langs, err)
@@ -105,22 +129,23 @@ func (e *Engine) newClient() (*gosseract.Client, error) {
 	return c, nil
 }
 
-// acquire returns an idle engine, or a new one while the pool has room.
-func (e *Engine) acquire(ctx context.Context) (*gosseract.Client, error) {
+// acquire returns an idle worker, or a new one while the pool has room.
+func (e *Engine) acquire(ctx context.Context) (*worker, error) {
 	select {
-	case c := <-e.idle:
-		return c, nil
+	case w := <-e.idle:
+		return w, nil
 	default:
 	}
 	select {
-	case c := <-e.idle:
-		return c, nil
+	case w := <-e.idle:
+		return w, nil
 	case <-e.slots:
 		c, err := e.newClient()
 		if err != nil {
 			e.slots <- struct{}{}
+			return nil, err
 		}
-		return c, err
+		return &worker{c: c}, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -130,102 +155,12 @@ func (e *Engine) acquire(ctx context.Context) (*gosseract.Client, error) {
 func (e *Engine) Close() {
 	for {
 		select {
-		case c := <-e.idle:
-			_ = c.Close()
+		case w := <-e.idle:
+			w.close()
 		default:
 			return
 		}
 	}
-}
-
-// Read recognises the text of img.
-func (e *Engine) Read(ctx context.Context, img image.Image) (Page, error) {
-	c, err := e.acquire(ctx)
-	if err != nil {
-		return Page{}, err
-	}
-	defer func() { e.idle <- c }()
-	// A page is read as one uniform block of text, Tesseract's API
-	// default, which the full-text OCR has always used (set here, as
-	// ReadField sets its own mode).
-	if err := c.SetPageSegMode(gosseract.PSM_SINGLE_BLOCK); err != nil {
-		return Page{}, fmt.Errorf("ocr: page segmentation mode: %w", err)
-	}
-	b := img.Bounds()
-	if err := c.SetImageFromBytes(pnm(img)); err != nil {
-		return Page{}, fmt.Errorf("ocr: set image: %w", err)
-	}
-	boxes, err := c.GetBoundingBoxesVerbose()
-	if err != nil {
-		return Page{}, fmt.Errorf("ocr: recognise: %w", err)
-	}
-	page := Page{Width: b.Dx(), Height: b.Dy(), Lines: group(boxes)}
-	var text strings.Builder
-	for i, l := range page.Lines {
-		if i > 0 {
-			if l.Block != page.Lines[i-1].Block {
-				text.WriteString("\n\n")
-			} else {
-				text.WriteString("\n")
-			}
-		}
-		text.WriteString(l.Text)
-	}
-	page.Text = text.String()
-	return page, nil
-}
-
-// group collects words into lines in reading order.
-func group(boxes []gosseract.BoundingBox) []Line {
-	type key struct{ block, par, line int }
-	lines := map[key]*Line{}
-	var order []key
-	for _, bx := range boxes {
-		w := strings.TrimSpace(bx.Word)
-		if w == "" {
-			continue
-		}
-		k := key{bx.BlockNum, bx.ParNum, bx.LineNum}
-		l, ok := lines[k]
-		if !ok {
-			l = &Line{Block: bx.BlockNum}
-			lines[k] = l
-			order = append(order, k)
-		}
-		l.Words = append(l.Words, Word{Text: w, Confidence: round3(bx.Confidence / 100), Coords: quad(bx.Box)})
-	}
-	sort.SliceStable(order, func(i, j int) bool {
-		a, b := order[i], order[j]
-		if a.block != b.block {
-			return a.block < b.block
-		}
-		if a.par != b.par {
-			return a.par < b.par
-		}
-		return a.line < b.line
-	})
-	out := make([]Line, 0, len(order))
-	for _, k := range order {
-		l := lines[k]
-		r := image.Rectangle{}
-		texts := make([]string, len(l.Words))
-		sum := 0.0
-		for i, w := range l.Words {
-			texts[i] = w.Text
-			sum += w.Confidence
-			wr := image.Rect(w.Coords[0][0], w.Coords[0][1], w.Coords[3][0], w.Coords[3][1])
-			if i == 0 {
-				r = wr
-			} else {
-				r = r.Union(wr)
-			}
-		}
-		l.Text = strings.Join(texts, " ")
-		l.Confidence = round3(sum / float64(len(l.Words)))
-		l.Coords = quad(r)
-		out = append(out, *l)
-	}
-	return out
 }
 
 // quad is a box's corners in the API's order: top-left, top-right,

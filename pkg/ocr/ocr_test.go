@@ -2,10 +2,15 @@ package ocr
 
 import (
 	"context"
+	"fmt"
+	"image"
+	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"docsuite/pkg/synth"
 	"docsuite/pkg/testutil"
 )
 
@@ -72,5 +77,121 @@ func TestFirstFieldReadLikeTheRest(t *testing.T) {
 	}
 	if texts[0] != texts[1] || texts[1] != texts[2] {
 		t.Errorf("the same region read differently: %q", texts)
+	}
+}
+
+// TestTesseractWritesNothingToStderr reads a factory passport page as a
+// page and as a field with standard error redirected to a file:
+// Tesseract's messages ("Line cannot be recognized!!", "Estimating
+// resolution as ...") and Leptonica's ("Error in pixScaleAreaMap: pixd
+// too small"), several a page, must not break into the workers'
+// structured log lines.
+func TestTesseractWritesNothingToStderr(t *testing.T) {
+	dir := t.TempDir()
+	g, err := synth.New(synth.Config{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := g.RenderType("passport_main", 5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(1)
+	if err != nil {
+		t.Skipf("tesseract not usable: %v", err)
+	}
+	defer e.Close()
+	captured, err := os.Create(filepath.Join(dir, "stderr.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer captured.Close()
+	saved, err := syscall.Dup(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Dup2(int(captured.Fd()), 2); err != nil {
+		t.Fatal(err)
+	}
+	_, rerr := e.Read(context.Background(), doc.Img)
+	_, _, ferr := e.ReadField(context.Background(), doc.Img, FieldOptions{})
+	if err := syscall.Dup2(saved, 2); err != nil {
+		t.Fatal(err)
+	}
+	_ = syscall.Close(saved)
+	if rerr != nil || ferr != nil {
+		t.Fatal(rerr, ferr)
+	}
+	out, err := os.ReadFile(captured.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) > 0 {
+		t.Errorf("Tesseract wrote to stderr: %q", out)
+	}
+}
+
+// TestReadsTurnedPages reads a page of printed lines lying on its side and
+// upside down: the text must come back upright (the lines as written),
+// with the rotation that made it so and the first line's box where that
+// line lies on the page as given, its corners in the text's own order.
+func TestReadsTurnedPages(t *testing.T) {
+	testutil.Need(t, "convert")
+	dir := t.TempDir()
+	args := []string{"-size", "1100x700", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "30", "-fill", "black"}
+	lines := []string{"ПАСПОРТ ГРАЖДАНИНА РОССИЙСКОЙ ФЕДЕРАЦИИ", "Место рождения город Екатеринбург",
+		"Дата выдачи 12.05.2019 код подразделения 660-001", "Фамилия Иванова Имя Мария Отчество Петровна",
+		"Passport issued by the Ministry of Internal Affairs", "Зарегистрирован по адресу улица Ленина дом 5"}
+	for i, l := range lines {
+		args = append(args, "-annotate", fmt.Sprintf("+40+%d", 80+i*100), l)
+	}
+	testutil.Run(t, dir, "convert", append(args, "page.png")...)
+	e, err := New(1)
+	if err != nil {
+		t.Skipf("tesseract not usable: %v", err)
+	}
+	defer e.Close()
+	cases := []struct {
+		name     string
+		rotate   string // ImageMagick's clockwise rotation of the upright page
+		rotation int    // the turns that make it upright again
+		// where the first line's own top-left corner lies on the turned
+		// 1100x700 page: a box around it
+		near image.Rectangle
+	}{
+		{"upright", "0", 0, image.Rect(0, 0, 200, 140)},
+		{"turned clockwise", "90", 3, image.Rect(560, 0, 700, 200)},
+		{"upside down", "180", 2, image.Rect(900, 560, 1100, 700)},
+		{"turned anticlockwise", "270", 1, image.Rect(0, 900, 140, 1100)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			name := "page-" + c.rotate + ".png"
+			testutil.Run(t, dir, "convert", "page.png", "-rotate", c.rotate, name)
+			img := testutil.DecodeImage(t, filepath.Join(dir, name))
+			page, err := e.Read(context.Background(), img)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if page.Rotation != c.rotation {
+				t.Errorf("rotation %d, want %d", page.Rotation, c.rotation)
+			}
+			for _, want := range []string{"ПАСПОРТ", "Екатеринбург", "12.05.2019", "Петровна", "Ленина"} {
+				if !strings.Contains(page.Text, want) {
+					t.Errorf("text lacks %q: %q", want, page.Text)
+				}
+			}
+			b := img.Bounds()
+			if page.Width != b.Dx() || page.Height != b.Dy() {
+				t.Errorf("page %dx%d, image %v", page.Width, page.Height, b)
+			}
+			if len(page.Lines) == 0 {
+				t.Fatal("no lines")
+			}
+			tl := page.Lines[0].Coords[0]
+			if !image.Pt(tl[0], tl[1]).In(c.near) {
+				t.Errorf("first line %q: top-left corner %v, want within %v", page.Lines[0].Text, tl, c.near)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -10,16 +11,25 @@ import (
 	"docsuite/pkg/testutil"
 )
 
-// TestFulltextReadsEveryPage sends a two-page PDF of printed text to
-// /pipelines/run/fulltext and checks the text of each page, and that
+// TestFulltextReadsEveryPage sends a two-page PDF of printed text, the
+// second page scanned upside down, to /pipelines/run/fulltext and checks
+// the text of each page and the turn that made it upright, and that
 // recognize invents no fields for documents that are not passports.
 func TestFulltextReadsEveryPage(t *testing.T) {
 	testutil.Need(t, "convert", "img2pdf")
 	dir := t.TempDir()
-	for i, lines := range [][2]string{{"ПАСПОРТ ГРАЖДАНИНА", "HELLO WORLD 2026"}, {"Санкт-Петербург", "SECOND PAGE 42"}} {
+	pageLines := [][]string{{"ПАСПОРТ ГРАЖДАНИНА", "HELLO WORLD 2026"},
+		{"Санкт-Петербург", "SECOND PAGE 42", "Место рождения город Екатеринбург", "Дата выдачи 12.05.2019 код 660-001"}}
+	for i, lines := range pageLines {
 		name := []string{"p1.png", "p2.png"}[i]
-		testutil.Run(t, dir, "convert", "-size", "1000x400", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "40", "-fill", "black",
-			"-annotate", "+50+120", lines[0], "-annotate", "+50+260", lines[1], "-units", "PixelsPerInch", "-density", "150", name)
+		args := []string{"-size", "1000x560", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "40", "-fill", "black"}
+		for j, l := range lines {
+			args = append(args, "-annotate", fmt.Sprintf("+50+%d", 120+j*120), l)
+		}
+		if i == 1 {
+			args = append(args, "-rotate", "180")
+		}
+		testutil.Run(t, dir, "convert", append(args, "-units", "PixelsPerInch", "-density", "150", name)...)
 	}
 	testutil.Run(t, dir, "img2pdf", "p1.png", "p2.png", "-o", "text.pdf")
 	data, err := os.ReadFile(filepath.Join(dir, "text.pdf"))
@@ -38,7 +48,7 @@ func TestFulltextReadsEveryPage(t *testing.T) {
 	if len(pages) != 2 {
 		t.Fatalf("%d pages", len(pages))
 	}
-	want := [][]string{{"ПАСПОРТ", "ГРАЖДАНИНА", "HELLO", "WORLD", "2026"}, {"Санкт-Петербург", "SECOND", "PAGE", "42"}}
+	want := [][]string{{"ПАСПОРТ", "ГРАЖДАНИНА", "HELLO", "WORLD", "2026"}, {"Санкт-Петербург", "SECOND", "PAGE", "42", "Екатеринбург", "12.05.2019"}}
 	for i, p := range pages {
 		pg := p.(map[string]any)
 		text, _ := pg["text"].(string)
@@ -48,8 +58,11 @@ func TestFulltextReadsEveryPage(t *testing.T) {
 			}
 		}
 		lines, _ := pg["lines"].([]any)
-		if pg["page"] != float64(i+1) || len(lines) != 2 {
+		if pg["page"] != float64(i+1) || len(lines) != len(pageLines[i]) {
 			t.Errorf("page %v: %d lines", pg["page"], len(lines))
+		}
+		if want := float64(2 * i); pg["rotation"] != want {
+			t.Errorf("page %v: rotation %v, want %v", pg["page"], pg["rotation"], want)
 		}
 	}
 	// Text pages are no passport: recognize lists what it found with no
