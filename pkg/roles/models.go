@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/jpeg"
 	"log/slog"
+	"strings"
 
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/bus"
@@ -160,12 +161,23 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 			if ev.Zone != nil {
 				zone = fmt.Sprintf("%s valid=%t conf=%.2f", classify.ZoneKey(*ev.Zone), ev.Zone.Valid, ev.Zone.Confidence)
 			}
-			d.Log.Debug("classify: answer", "crop", req.CropKey, "type", reply.Type, "confidence", reply.Confidence,
-				"lines", ev.TextLines, "zone", zone)
+			d.Log.Debug("classify: answer", answerAttrs(req.CropKey, reply, ev, zone, m.LogWords)...)
 		}
 		return reply, err
 	}
 	return serveStage(ctx, d, c, w, stages.Classify, h, mdl.probe)
+}
+
+// answerAttrs are the attributes of the classifier's DEBUG line for one
+// crop: its answer and the evidence's summary, and the printed words read
+// only when logWords (LOG_WORDS) asks for them: they are the document's
+// own text.
+func answerAttrs(crop string, reply stages.ClassifyReply, ev classify.Evidence, zone string, logWords bool) []any {
+	attrs := []any{"crop", crop, "type", reply.Type, "confidence", reply.Confidence, "lines", ev.TextLines, "zone", zone}
+	if logWords && ev.WordsRead {
+		attrs = append(attrs, "words", strings.Join(ev.Words, " "))
+	}
+	return attrs
 }
 
 // Orienter serves the orient stage until ctx ends, writing the upright
