@@ -136,17 +136,20 @@ func TestEvalFulltext(t *testing.T) {
 
 // cutOut is the part of img around q with a margin of 3 % of q's size.
 func cutOut(img *image.RGBA, q geom.Quad) image.Image {
-	r := image.Rectangle{}
-	for i, p := range q {
-		pt := image.Rect(int(p.X), int(p.Y), int(p.X)+1, int(p.Y)+1)
-		if i == 0 {
-			r = pt
-		} else {
-			r = r.Union(pt)
-		}
-	}
+	r := q.FracBounds([4]float64{0, 0, 1, 1})
 	m := max(r.Dx(), r.Dy()) * 3 / 100
 	return img.SubImage(r.Inset(-m).Intersect(img.Rect))
+}
+
+// read recognises the text of img as it lies in page segmentation mode
+// psm, the modes Read is compared with.
+func (e *Engine) read(ctx context.Context, img image.Image, psm gosseract.PageSegMode) (Page, error) {
+	w, err := e.acquire(ctx)
+	if err != nil {
+		return Page{}, err
+	}
+	defer func() { e.idle <- w }()
+	return readTurned(w.c, img, 0, psm)
 }
 
 // tokens splits text into upper-case words without surrounding

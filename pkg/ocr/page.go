@@ -104,17 +104,6 @@ func legible(sure, all int) bool {
 	return sure >= legibleLetters && float64(sure) >= legibleShare*float64(all)
 }
 
-// read recognises the text of img as it lies in page segmentation mode
-// psm (for the evaluation of the modes).
-func (e *Engine) read(ctx context.Context, img image.Image, psm gosseract.PageSegMode) (Page, error) {
-	w, err := e.acquire(ctx)
-	if err != nil {
-		return Page{}, err
-	}
-	defer func() { e.idle <- w }()
-	return readTurned(w.c, img, 0, psm)
-}
-
 // letters counts the letters of a reading's words of at least
 // legibleWord letters read with at least legibleConfidence, and all its
 // letters. Short words do not count as legible: text lying on its side is
