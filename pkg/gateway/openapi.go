@@ -61,7 +61,7 @@ func OpenAPI() obj {
 			"/pipelines/run/classify":  op("Classify documents (on-premises)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), false),
 			"/pipelines/run/recognize": op("Extract data (on-premises)", stageDesc(recognizeDesc), "RecognizeResponse", params.RecognizeSpec(), false),
 			"/pipelines/run/fraud":     op("Check for forgery signs (on-premises)", stageDesc(fraudDesc), "FraudResponse", params.ClassifySpec(), false),
-			"/pipelines/run/fulltext":  op("Full-text OCR (on-premises)", stageDesc("Basic OCR of every page (Tesseract, Russian and English): lines and words with confidence and coords, and the plain text; pages of the plain text are separated by a form feed. A page that does not read legibly as it lies is read turned as Tesseract's orientation detector proposes and the most legible reading kept (the page's rotation says how it was turned), its coords staying in the page as sent. Word recall on the document factory's pages: docs/accuracy-fulltext.md."), "FulltextResponse", params.ClassifySpec(), false),
+			"/pipelines/run/fulltext":  op("Full-text OCR (on-premises)", stageDesc("Basic OCR of every page (Tesseract, Russian and English): lines and words with confidence and coords, and the plain text; pages of the plain text are separated by a form feed. The cropper (neural, or simple_cropper=true) first finds the documents on each page: each is read on its own crop, flattened and enlarged, as sparse text in reading order (its rows), then the rest of the page with the documents painted over, keeping its lines that hold a legible word; the page's documents list them in that order with their corners and turn, and each line says which document it was read on. A page where no document is found, and every page with mode=classify_only or classify_crop, is read whole. A page or document that does not read legibly as it lies is read turned as Tesseract's orientation detector proposes and the most legible reading kept (rotation says how it was turned); every coords is in the page as sent. Word recall on the document factory's pages: docs/accuracy-fulltext.md."), "FulltextResponse", params.ClassifySpec(), false),
 			"/classify":                op("Classify documents (hosted-compatible)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), true),
 			"/recognize":               op("Extract data (hosted-compatible)", stageDesc(recognizeDesc), "RecognizeResponse", params.RecognizeSpec(), true),
 			"/result/{task_id}": obj{"get": obj{"summary": "Result of an async task",
@@ -206,12 +206,18 @@ func fulltextSchema() obj {
 	conf := obj{"type": "number", "minimum": 0, "maximum": 1, "description": "Tesseract's word confidence / 100 (a line: the mean of its words)"}
 	word := obj{"type": "object", "properties": obj{"text": obj{"type": "string"}, "confidence": conf, "coords": quad}}
 	line := obj{"type": "object", "properties": obj{"text": obj{"type": "string"}, "confidence": conf, "coords": quad,
-		"block": obj{"type": "integer", "description": "text block the line belongs to"}, "words": obj{"type": "array", "items": word}}}
+		"block":    obj{"type": "integer", "description": "lines read together, numbered on across the page: a paragraph of a page read whole (or of the rest of a page), a row of a document"},
+		"document": obj{"type": "integer", "minimum": 0, "description": "the document (1-based, in pages[].documents) the line was read on; 0 for a page read whole or the rest of a page"},
+		"words":    obj{"type": "array", "items": word}}}
+	doc := obj{"type": "object", "properties": obj{
+		"coords":   obj{"type": "array", "minItems": 4, "maxItems": 4, "description": "the upright document's top-left, top-right, bottom-left, bottom-right [x, y] on the page", "items": obj{"type": "array", "items": obj{"type": "integer"}}},
+		"rotation": obj{"type": "integer", "minimum": 0, "maximum": 3, "description": "quarter turns clockwise the document's crop was turned to be read (never mirrored)"}}}
 	page := obj{"type": "object", "properties": obj{"page": obj{"type": "integer", "description": "1-based"},
 		"width": obj{"type": "integer"}, "height": obj{"type": "integer"},
-		"rotation": obj{"type": "integer", "minimum": 0, "maximum": 3, "description": "quarter turns clockwise the page was turned to be read upright, coded as the classification's rotation (never mirrored); 0 when it was read as it lies"},
-		"text":     obj{"type": "string"},
-		"lines":    obj{"type": "array", "items": line}}}
+		"rotation":  obj{"type": "integer", "minimum": 0, "maximum": 3, "description": "quarter turns clockwise the page (or the rest of a page around its documents) was turned to be read upright, coded as the classification's rotation (never mirrored); 0 when it was read as it lies or not at all"},
+		"text":      obj{"type": "string", "description": "the page's lines: each document's rows, then the rest of the page's paragraphs, separated by blank lines"},
+		"lines":     obj{"type": "array", "items": line},
+		"documents": obj{"type": "array", "items": doc, "description": "the documents read one by one, in reading order; empty when the page was read whole"}}}
 	return obj{"type": "object", "required": []string{"task_id", "pages", "text", "pages_count", "page_count"}, "properties": obj{
 		"task_id": obj{"type": "string", "pattern": "^[0-9a-f]{32}$"}, "pages": obj{"type": "array", "items": page},
 		"text":        obj{"type": "string", "description": "plain text of every page, pages separated by a form feed"},

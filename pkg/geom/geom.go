@@ -68,6 +68,42 @@ func (q Quad) At(u, v float64) Point {
 	return Point{X: top.X + (bot.X-top.X)*v, Y: top.Y + (bot.Y-top.Y)*v}
 }
 
+// Project maps a point given as fractions of the document as cut (u
+// across from TL towards TR, v down from TL towards BL) onto the page
+// through the perspective that takes the unit square onto q, the inverse
+// of the perspective correction that cut the document out (crop.Warp):
+// a point of the crop at (x, y) of its w x h pixels lies on the page at
+// q.Project(x/w, y/h). A degenerate quad falls back to At.
+func (q Quad) Project(u, v float64) Point {
+	// The square-to-quadrilateral mapping (Heckbert, 1989) with the
+	// corners in the order of the unit square (0,0) (1,0) (1,1) (0,1).
+	x0, y0 := q[TL].X, q[TL].Y
+	x1, y1 := q[TR].X, q[TR].Y
+	x2, y2 := q[BR].X, q[BR].Y
+	x3, y3 := q[BL].X, q[BL].Y
+	sx, sy := x0-x1+x2-x3, y0-y1+y2-y3
+	var a, b, c, d, e, f, g, h float64
+	if math.Abs(sx) < 1e-9 && math.Abs(sy) < 1e-9 {
+		a, b, c = x1-x0, x3-x0, x0
+		d, e, f = y1-y0, y3-y0, y0
+	} else {
+		dx1, dx2, dy1, dy2 := x1-x2, x3-x2, y1-y2, y3-y2
+		den := dx1*dy2 - dx2*dy1
+		if math.Abs(den) < 1e-12 {
+			return q.At(u, v)
+		}
+		g = (sx*dy2 - dx2*sy) / den
+		h = (dx1*sy - sx*dy1) / den
+		a, b, c = x1-x0+g*x1, x3-x0+h*x3, x0
+		d, e, f = y1-y0+g*y1, y3-y0+h*y3, y0
+	}
+	w := g*u + h*v + 1
+	if math.Abs(w) < 1e-12 {
+		return q.At(u, v)
+	}
+	return Point{X: (a*u + b*v + c) / w, Y: (d*u + e*v + f) / w}
+}
+
 // FracBounds maps a box given as fractions of the upright document (x0,
 // y0, x1, y1) onto the page (see At) and returns the pixel rectangle that
 // holds it.

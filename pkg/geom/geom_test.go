@@ -37,3 +37,41 @@ func TestQuadAtAndFracBounds(t *testing.T) {
 		})
 	}
 }
+
+func TestQuadProject(t *testing.T) {
+	// A document photographed at a slant: its far (top) edge is shorter.
+	slant := Quad{TL: {X: 140, Y: 100}, TR: {X: 460, Y: 120}, BL: {X: 60, Y: 500}, BR: {X: 560, Y: 480}}
+	// The centre of a document lies where its diagonals cross, under any
+	// perspective; bilinear interpolation (At) misses it on a slant.
+	cross := func(q Quad) Point {
+		p, r := q[TL], Point{X: q[BR].X - q[TL].X, Y: q[BR].Y - q[TL].Y}
+		s := Point{X: q[BL].X - q[TR].X, Y: q[BL].Y - q[TR].Y}
+		d := r.X*s.Y - r.Y*s.X
+		tt := ((q[TR].X-p.X)*s.Y - (q[TR].Y-p.Y)*s.X) / d
+		return Point{X: p.X + tt*r.X, Y: p.Y + tt*r.Y}
+	}
+	parallel := Quad{TL: {X: 10, Y: 20}, TR: {X: 210, Y: 40}, BL: {X: 0, Y: 120}, BR: {X: 200, Y: 140}}
+	cases := []struct {
+		name string
+		q    Quad
+		u, v float64
+		want Point
+	}{
+		{"slant, top-left", slant, 0, 0, slant[TL]},
+		{"slant, top-right", slant, 1, 0, slant[TR]},
+		{"slant, bottom-left", slant, 0, 1, slant[BL]},
+		{"slant, bottom-right", slant, 1, 1, slant[BR]},
+		{"slant, centre on the diagonals", slant, 0.5, 0.5, cross(slant)},
+		{"parallelogram, as bilinear", parallel, 0.3, 0.8, parallel.At(0.3, 0.8)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.q.Project(tc.u, tc.v); math.Abs(got.X-tc.want.X) > 1e-6 || math.Abs(got.Y-tc.want.Y) > 1e-6 {
+				t.Errorf("Project(%g, %g) = %v, want %v", tc.u, tc.v, got, tc.want)
+			}
+		})
+	}
+	if c, b := slant.Project(0.5, 0.5), slant.At(0.5, 0.5); math.Hypot(c.X-b.X, c.Y-b.Y) < 5 {
+		t.Errorf("the slant case does not tell perspective from bilinear: %v vs %v", c, b)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/otiai10/gosseract/v2"
 
+	"docsuite/pkg/crop"
 	"docsuite/pkg/geom"
 	"docsuite/pkg/synth"
 )
@@ -22,7 +23,8 @@ import (
 // whose printed field values are known: the share of those values' words
 // found among the words read (word recall), per page segmentation mode
 // and shooting condition. Set FULLTEXT_EVAL_N (pages per condition);
-// FULLTEXT_EVAL_OUT writes the Markdown report.
+// FULLTEXT_EVAL_OUT writes the Markdown report; FULLTEXT_EVAL_COND names
+// one condition to run alone ("photos", "scans", ...).
 func TestEvalFulltext(t *testing.T) {
 	n, err := strconv.Atoi(os.Getenv("FULLTEXT_EVAL_N"))
 	if err != nil || n <= 0 {
@@ -33,6 +35,26 @@ func TestEvalFulltext(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
+	cropper, err := crop.OpenNeural(crop.NeuralConfig{Dir: "models", Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cropper.Close()
+	cutFirst := func(ctx context.Context, img image.Image) (Page, error) {
+		found, err := cropper.Find(ctx, img)
+		if err != nil || len(found) == 0 {
+			return e.Read(ctx, img)
+		}
+		cuts := make([]Cut, len(found))
+		for i, f := range found {
+			c, err := crop.Warp(img, f.Quad)
+			if err != nil {
+				return Page{}, err
+			}
+			cuts[i] = Cut{Quad: f.Quad, Img: c}
+		}
+		return e.ReadDocuments(ctx, img, cuts)
+	}
 	psm := func(m gosseract.PageSegMode) func(context.Context, image.Image) (Page, error) {
 		return func(ctx context.Context, img image.Image) (Page, error) { return e.read(ctx, img, m) }
 	}
@@ -40,7 +62,8 @@ func TestEvalFulltext(t *testing.T) {
 		name string
 		read func(context.Context, image.Image) (Page, error)
 	}{
-		{"**as served (Read): as it lies, turned when illegible**", e.Read},
+		{"**as served: documents cut out by the neural cropper, each read as below (ReadDocuments)**", cutFirst},
+		{"page read whole (Read): as it lies, turned when illegible", e.Read},
 		{"6 single block, as it lies", psm(gosseract.PSM_SINGLE_BLOCK)},
 		{"1 auto with orientation", psm(gosseract.PSM_AUTO_OSD)},
 		{"11 sparse text", psm(gosseract.PSM_SPARSE_TEXT)},
@@ -63,6 +86,9 @@ func TestEvalFulltext(t *testing.T) {
 	var report strings.Builder
 	report.WriteString("| condition | mode | value words found | pages | seconds a page (one core) |\n|---|---|---|---|---|\n")
 	for _, c := range conds {
+		if only := os.Getenv("FULLTEXT_EVAL_COND"); only != "" && c.name != only {
+			continue
+		}
 		fx := synth.DefaultEffects()
 		fx.Turn, fx.Mirror = c.turn, 0
 		g, err := synth.New(synth.Config{Seed: 777001, Size: c.size, MinDocs: 1, MaxDocs: 1, ScanProb: c.scan, Effects: fx})
@@ -125,8 +151,9 @@ func TestEvalFulltext(t *testing.T) {
 			" with the code and the document factory of the commit that holds this file. Each page holds one" +
 			" document of any type; its printed values (the factory's fields) are the truth, and a value's word" +
 			" counts as found when the page's text holds it (upper-cased, surrounding punctuation dropped, each" +
-			" word of the text used once). The row in bold is what `/pipelines/run/fulltext` does; the others" +
-			" are Tesseract's page segmentation modes on the page as it lies. What the figures mean:" +
+			" word of the text used once). The row in bold is what `/pipelines/run/fulltext` does (the neural" +
+			" cropper's time included); \"page read whole\" is what it does on a page where no document is found;" +
+			" the others are Tesseract's page segmentation modes on the page as it lies. What the figures mean:" +
 			" [accuracy-fulltext.md](accuracy-fulltext.md).\n\n" + report.String()
 		if err := os.WriteFile(out, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)

@@ -42,7 +42,10 @@ type Line struct {
 	Confidence float64   `json:"confidence"`
 	Coords     [4][2]int `json:"coords"`
 	Block      int       `json:"block"`
-	Words      []Word    `json:"words"`
+	// Document is the document of the page the line was read on (1-based,
+	// see Page.Documents), 0 for a page read whole or the rest of a page.
+	Document int    `json:"document"`
+	Words    []Word `json:"words"`
 }
 
 // Page is the text of one page image.
@@ -54,6 +57,9 @@ type Page struct {
 	Rotation int    `json:"rotation"`
 	Text     string `json:"text"`
 	Lines    []Line `json:"lines"`
+	// Documents are the documents read one by one (ReadDocuments), in
+	// the order of their lines; empty when the page was read whole.
+	Documents []Document `json:"documents"`
 }
 
 // Engine is a pool of Tesseract engines, safe for concurrent use. Engines

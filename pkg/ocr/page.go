@@ -43,14 +43,20 @@ const maxReadings = 3
 // legibleLetters (a page with little text is not turned on a guess), or
 // when the detector finds too little text to propose a turn. Page.Rotation
 // says how the page was turned; the boxes are in img's pixels, their
-// corners in the order of the upright text.
+// corners in the order of the upright text. The page is read as one block
+// of text (Tesseract's page segmentation mode 6), lines in blocks.
 func (e *Engine) Read(ctx context.Context, img image.Image) (Page, error) {
+	return e.readUpright(ctx, img, gosseract.PSM_SINGLE_BLOCK)
+}
+
+// readUpright is Read in page segmentation mode psm.
+func (e *Engine) readUpright(ctx context.Context, img image.Image, psm gosseract.PageSegMode) (Page, error) {
 	w, err := e.acquire(ctx)
 	if err != nil {
 		return Page{}, err
 	}
 	defer func() { e.idle <- w }()
-	lying, err := readTurned(w.c, img, 0, gosseract.PSM_SINGLE_BLOCK)
+	lying, err := readTurned(w.c, img, 0, psm)
 	if err != nil {
 		return Page{}, err
 	}
@@ -83,7 +89,7 @@ func (e *Engine) Read(ctx context.Context, img image.Image) (Page, error) {
 		if err := ctx.Err(); err != nil {
 			return Page{}, err
 		}
-		p, err := readTurned(w.c, img, r, gosseract.PSM_SINGLE_BLOCK)
+		p, err := readTurned(w.c, img, r, psm)
 		if err != nil {
 			return Page{}, err
 		}
@@ -141,7 +147,11 @@ func readTurned(c *gosseract.Client, img image.Image, k int, psm gosseract.PageS
 	if err != nil {
 		return Page{}, fmt.Errorf("ocr: recognise: %w", err)
 	}
-	page := Page{Width: b.Dx(), Height: b.Dy(), Rotation: k, Lines: group(boxes)}
+	page := Page{Width: b.Dx(), Height: b.Dy(), Rotation: k, Lines: group(boxes), Documents: []Document{}}
+	sparse := psm == gosseract.PSM_SPARSE_TEXT
+	if sparse {
+		inRows(page.Lines)
+	}
 	if k != 0 {
 		back := rot.Inverse()
 		sb := src.Bounds()
@@ -154,19 +164,55 @@ func readTurned(c *gosseract.Client, img image.Image, k int, psm gosseract.PageS
 			}
 		}
 	}
+	page.Text = joinLines(page.Lines, sparse)
+	return page, nil
+}
+
+// joinLines is the plain text of lines: a page read as blocks has its
+// lines one to a row and a blank row between blocks; a sparse reading
+// (rows) has the lines of a row on one row, separated by spaces.
+func joinLines(lines []Line, rows bool) string {
+	sep, blockSep := "\n", "\n\n"
+	if rows {
+		sep, blockSep = " ", "\n"
+	}
 	var text strings.Builder
-	for i, l := range page.Lines {
+	for i, l := range lines {
 		if i > 0 {
-			if l.Block != page.Lines[i-1].Block {
-				text.WriteString("\n\n")
+			if l.Block != lines[i-1].Block {
+				text.WriteString(blockSep)
 			} else {
-				text.WriteString("\n")
+				text.WriteString(sep)
 			}
 		}
 		text.WriteString(l.Text)
 	}
-	page.Text = text.String()
-	return page, nil
+	return text.String()
+}
+
+// inRows puts the lines of a sparse reading (Tesseract's mode 11 finds
+// text in no reading order) in reading order: rows from the top, a line
+// joining the row whose first line its middle lies beside, each row from
+// the left; a line's Block becomes its row's number, from 1.
+func inRows(lines []Line) {
+	top := func(l Line) int { return l.Coords[0][1] }
+	bottom := func(l Line) int { return l.Coords[3][1] }
+	sort.SliceStable(lines, func(i, j int) bool { return top(lines[i]) < top(lines[j]) })
+	row, start := 0, 0
+	for i := range lines {
+		mid := (top(lines[i]) + bottom(lines[i])) / 2
+		if i == 0 || mid > bottom(lines[start]) {
+			row++
+			start = i
+		}
+		lines[i].Block = row
+	}
+	sort.SliceStable(lines, func(i, j int) bool {
+		if lines[i].Block != lines[j].Block {
+			return lines[i].Block < lines[j].Block
+		}
+		return lines[i].Coords[0][0] < lines[j].Coords[0][0]
+	})
 }
 
 // mapCorners maps the corners of a box read on the turned page (w x h)

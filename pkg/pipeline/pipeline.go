@@ -150,6 +150,13 @@ func (r *Runner) cropPages(ctx context.Context, in Input, p params.Classify, pro
 	return pages, g.Wait()
 }
 
+// CropPage finds and cuts out the documents of one page (0-based) of a
+// stored input on the crop stage, for methods that read the documents
+// themselves; the crops are stored while the task runs (Found.CropKey).
+func (r *Runner) CropPage(ctx context.Context, in Input, p params.Classify, page int) (stages.CropReply, error) {
+	return call[stages.CropRequest, stages.CropReply](ctx, r, stages.Crop, r.cropRequest(in, p, page))
+}
+
 // cropRequest is the crop stage's request for one page of the input.
 func (r *Runner) cropRequest(in Input, p params.Classify, page int) stages.CropRequest {
 	return stages.CropRequest{TaskID: in.TaskID, InputKey: in.InputKey, Page: page, Simple: p.SimpleCropper, WholePage: p.NoCrop(),

@@ -13,6 +13,7 @@ import (
 	"docsuite/pkg/decode"
 	"docsuite/pkg/ocr"
 	"docsuite/pkg/params"
+	"docsuite/pkg/pipeline"
 	"docsuite/pkg/stages"
 )
 
@@ -105,7 +106,11 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config
 	return serveStage(ctx, d, c, w, stages.OCR, h, probe)
 }
 
-// fulltext decodes every page of the stored input and reads it.
+// fulltext decodes every page of the stored input and reads it: the
+// documents the crop stage finds on it one by one, then the rest of the
+// page (ocr.Engine.ReadDocuments); a page where none is found, and every
+// page with mode=classify_only or classify_crop (no cutting), is read
+// whole.
 func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, req stages.MethodRequest, tempDir string) (json.RawMessage, error) {
 	var p params.Classify
 	if raw, err := json.Marshal(req.Params); err == nil {
@@ -121,13 +126,26 @@ func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, req stages.MethodReq
 		return nil, cropsvc.DecodeError(err)
 	}
 	defer doc.Close()
+	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels}, d.Stages, nil)
+	in := pipeline.Input{TaskID: req.TaskID, InputKey: req.InputKey, Size: req.Size}
 	resp := FulltextResponse{TaskID: req.TaskID, PagesCount: doc.Pages(), PageCount: doc.Pages(), Code: 200, Message: "OK", Detail: []any{}}
 	for i := 0; i < doc.Pages(); i++ {
 		img, err := doc.Page(ctx, i)
 		if err != nil {
 			return nil, cropsvc.DecodeError(err)
 		}
-		page, err := eng.Read(ctx, img)
+		var cuts []ocr.Cut
+		if !p.NoCrop() {
+			if cuts, err = pageCuts(ctx, d, run, in, p, i); err != nil {
+				return nil, err
+			}
+		}
+		var page ocr.Page
+		if len(cuts) == 0 {
+			page, err = eng.Read(ctx, img)
+		} else {
+			page, err = eng.ReadDocuments(ctx, img, cuts)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -138,4 +156,25 @@ func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, req stages.MethodReq
 		resp.Pages = append(resp.Pages, FulltextPage{Number: i + 1, Page: page})
 	}
 	return json.Marshal(resp)
+}
+
+// pageCuts asks the crop stage for the documents of page i and reads
+// their stored crops; none when the page itself is the only item.
+func pageCuts(ctx context.Context, d Deps, run *pipeline.Runner, in pipeline.Input, p params.Classify, i int) ([]ocr.Cut, error) {
+	rep, err := run.CropPage(ctx, in, p, i)
+	if err != nil {
+		return nil, err
+	}
+	var cuts []ocr.Cut
+	for _, f := range rep.Docs {
+		if f.WholePage {
+			continue
+		}
+		img, err := readCrop(ctx, d.Store, f.CropKey)
+		if err != nil {
+			return nil, err
+		}
+		cuts = append(cuts, ocr.Cut{Quad: f.Quad, Img: img})
+	}
+	return cuts, nil
 }

@@ -85,3 +85,89 @@ func TestFulltextReadsEveryPage(t *testing.T) {
 		t.Errorf("fulltext over MAX_PAGES: %d %v", status, body)
 	}
 }
+
+// TestFulltextReadsDocumentsOnAPhoto sends a photo of a card lying on its
+// side at a slant on a grey table, a note written beside it, to
+// /pipelines/run/fulltext: the cropper cuts the card out, its text comes
+// back upright and in order, its corners on the page, and the note is
+// read as the rest of the page; with mode=classify_only (no cutting) the
+// page is read whole.
+func TestFulltextReadsDocumentsOnAPhoto(t *testing.T) {
+	testutil.Need(t, "convert")
+	dir := t.TempDir()
+	card := []string{"-size", "900x560", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "30", "-fill", "black"}
+	for i, l := range []string{"ПАСПОРТ ГРАЖДАНИНА", "Место рождения Екатеринбург", "Дата выдачи 12.05.2019",
+		"Иванова Мария Петровна"} {
+		card = append(card, "-annotate", fmt.Sprintf("+50+%d", 90+i*120), l)
+	}
+	testutil.Run(t, dir, "convert", append(card, "-rotate", "90", "card.png")...)
+	testutil.Run(t, dir, "convert", "-size", "1800x1400", "xc:#8f8a82", "-font", "DejaVu-Sans", "-pointsize", "34",
+		"-fill", "black", "-annotate", "+80+120", "Копия верна подпись заверяю",
+		"(", "card.png", "-virtual-pixel", "transparent", "+distort", "Perspective",
+		"0,0 500,300 560,0 1150,340 0,900 460,1300 560,900 1200,1250", ")",
+		"-layers", "flatten", "-quality", "92", "photo.jpg")
+	data, err := os.ReadFile(filepath.Join(dir, "photo.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := startAllInOne(t, nil)
+	status, body := in.post(t, "/pipelines/run/fulltext", "image", data)
+	if status != http.StatusOK {
+		t.Fatalf("fulltext: %d %v", status, body)
+	}
+	pages, _ := body["pages"].([]any)
+	if len(pages) != 1 {
+		t.Fatalf("%d pages", len(pages))
+	}
+	pg := pages[0].(map[string]any)
+	text, _ := pg["text"].(string)
+	for _, w := range []string{"ПАСПОРТ", "Екатеринбург", "12.05.2019", "Петровна", "Копия"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("text %q lacks %q", text, w)
+		}
+	}
+	if !strings.Contains(text, "Место рождения Екатеринбург\nДата выдачи 12.05.2019") {
+		t.Errorf("the card's rows not in reading order: %q", text)
+	}
+	docs, _ := pg["documents"].([]any)
+	if len(docs) != 1 {
+		t.Fatalf("documents %v, want the card", pg["documents"])
+	}
+	d := docs[0].(map[string]any)
+	if d["rotation"] != 3.0 {
+		t.Errorf("card turned %v, want 3", d["rotation"])
+	}
+	// Upright, the card's top-left corner is the top-right one of the card
+	// as it lies (1150, 340); the cropper finds it within a few pixels.
+	coords, _ := d["coords"].([]any)
+	if len(coords) != 4 {
+		t.Fatalf("card coords %v", d["coords"])
+	}
+	if tl := coords[0].([]any); abs(tl[0].(float64)-1150) > 25 || abs(tl[1].(float64)-340) > 25 {
+		t.Errorf("card's upright top-left corner %v, want near [1150 340]", tl)
+	}
+	for _, l := range pg["lines"].([]any) {
+		line := l.(map[string]any)
+		lt, _ := line["text"].(string)
+		switch {
+		case strings.Contains(lt, "Екатеринбург") && line["document"] != 1.0:
+			t.Errorf("line %q on document %v, want 1", lt, line["document"])
+		case strings.Contains(lt, "Копия") && line["document"] != 0.0:
+			t.Errorf("note %q on document %v, want 0", lt, line["document"])
+		}
+	}
+	status, body = in.post(t, "/pipelines/run/fulltext?mode=classify_only", "image", data)
+	if status != http.StatusOK {
+		t.Fatalf("fulltext, classify_only: %d %v", status, body)
+	}
+	if pg := body["pages"].([]any)[0].(map[string]any); len(pg["documents"].([]any)) != 0 {
+		t.Errorf("classify_only cut the page: %v", pg["documents"])
+	}
+}
+
+func abs(v float64) float64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

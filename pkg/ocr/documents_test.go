@@ -1,0 +1,139 @@
+package ocr
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"docsuite/pkg/crop"
+	"docsuite/pkg/geom"
+	"docsuite/pkg/testutil"
+)
+
+// TestReadDocumentsReadsACardAtASlant photographs (with ImageMagick) a
+// card lying on its side at a slant on a grey page, with a note written
+// beside it, and reads the page as the full-text method does once the
+// cropper has cut the card out: the card's text upright, its boxes back
+// on the page inside the card, the card's upright corners, and the note.
+func TestReadDocumentsReadsACardAtASlant(t *testing.T) {
+	testutil.Need(t, "convert")
+	dir := t.TempDir()
+	card := []string{"-size", "900x560", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "30", "-fill", "black"}
+	for i, l := range []string{"ПАСПОРТ ГРАЖДАНИНА", "Место рождения Екатеринбург", "Дата выдачи 12.05.2019",
+		"Иванова Мария Петровна"} {
+		card = append(card, "-annotate", fmt.Sprintf("+50+%d", 90+i*120), l)
+	}
+	testutil.Run(t, dir, "convert", append(card, "-rotate", "90", "card.png")...)
+	// The card (now 560 x 900, its text running down) lands on this quad
+	// of the 1800 x 1400 page: TL, TR, BL, BR of the card as it lies.
+	q := geom.Quad{{X: 500, Y: 300}, {X: 1150, Y: 340}, {X: 460, Y: 1300}, {X: 1200, Y: 1250}}
+	persp := fmt.Sprintf("0,0 %g,%g 560,0 %g,%g 0,900 %g,%g 560,900 %g,%g",
+		q[0].X, q[0].Y, q[1].X, q[1].Y, q[2].X, q[2].Y, q[3].X, q[3].Y)
+	testutil.Run(t, dir, "convert", "-size", "1800x1400", "xc:#b8b4ae", "-font", "DejaVu-Sans", "-pointsize", "34",
+		"-fill", "black", "-annotate", "+80+120", "Копия верна подпись заверяю",
+		"(", "card.png", "-virtual-pixel", "transparent", "+distort", "Perspective", persp, ")",
+		"-layers", "flatten", "page.png")
+	page := testutil.DecodeImage(t, filepath.Join(dir, "page.png"))
+	cut, err := crop.Warp(page, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(1)
+	if err != nil {
+		t.Skipf("tesseract not usable: %v", err)
+	}
+	defer e.Close()
+	got, err := e.ReadDocuments(context.Background(), page, []Cut{{Quad: q, Img: cut}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"ПАСПОРТ", "Екатеринбург", "12.05.2019", "Петровна", "Копия"} {
+		if !strings.Contains(got.Text, want) {
+			t.Errorf("text lacks %q: %q", want, got.Text)
+		}
+	}
+	if i, j := strings.Index(got.Text, "Екатеринбург"), strings.Index(got.Text, "Копия"); i > j {
+		t.Errorf("the note comes before the card's text: %q", got.Text)
+	}
+	if len(got.Documents) != 1 {
+		t.Fatalf("%d documents, want 1", len(got.Documents))
+	}
+	d := got.Documents[0]
+	if d.Rotation != 3 {
+		t.Errorf("card turned %d, want 3 (it lies turned a quarter clockwise)", d.Rotation)
+	}
+	// Upright, the card's top-left corner is the TR corner of the card as
+	// it lies.
+	if c := d.Coords[0]; c != [2]int{1150, 340} {
+		t.Errorf("upright top-left corner %v, want [1150 340]", c)
+	}
+	ring := geom.Quad{{X: 500, Y: 300}, {X: 1150, Y: 340}, {X: 460, Y: 1300}, {X: 1200, Y: 1250}}.Ring()
+	for _, l := range got.Lines {
+		switch {
+		case strings.Contains(l.Text, "Екатеринбург"):
+			if l.Document != 1 {
+				t.Errorf("line %q on document %d, want 1", l.Text, l.Document)
+			}
+			for _, c := range l.Coords {
+				if !inside(ring, float64(c[0]), float64(c[1])) {
+					t.Errorf("line %q corner %v off the card on the page", l.Text, c)
+				}
+			}
+			// The text runs down the page: its upright top-left corner
+			// lies right of and above its bottom-left.
+			if tl, bl := l.Coords[0], l.Coords[2]; tl[0] <= bl[0] {
+				t.Errorf("line %q corners not in the upright text's order: %v", l.Text, l.Coords)
+			}
+		case strings.Contains(l.Text, "Копия"):
+			if l.Document != 0 {
+				t.Errorf("note %q on document %d, want 0 (the page)", l.Text, l.Document)
+			}
+			if c := l.Coords[0]; c[0] < 40 || c[0] > 160 || c[1] < 60 || c[1] > 140 {
+				t.Errorf("note's top-left corner %v, written at [80 ~95]", c)
+			}
+		}
+	}
+}
+
+// TestInked tells a page worth reading from an empty margin: a scan's
+// faint grain is no ink, a short line of print is.
+func TestInked(t *testing.T) {
+	page := func(strokes int) image.Image {
+		img := image.NewRGBA(image.Rect(0, 0, 1800, 1400))
+		rng := rand.New(rand.NewPCG(7, 7))
+		for i := 0; i < len(img.Pix); i += 4 {
+			v := uint8(215 + rng.IntN(31) - 15)
+			img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = v, v-3, v-8, 255
+		}
+		// Strokes of a line of print: 3 x 30 pixels each, 20 pixels apart.
+		for s := 0; s < strokes; s++ {
+			for y := 100; y < 130; y++ {
+				for x := 80 + 20*s; x < 83+20*s; x++ {
+					img.SetRGBA(x, y, color.RGBA{30, 30, 30, 255})
+				}
+			}
+		}
+		return img
+	}
+	cases := []struct {
+		name    string
+		strokes int
+		want    bool
+	}{
+		{"grain only", 0, false},
+		{"a few specks", 4, false},
+		{"a line of print", 60, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := inked(page(c.strokes)); got != c.want {
+				t.Errorf("inked = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
