@@ -101,3 +101,55 @@ func TestNoWorkerIsDependencyDown(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestFollowProgress checks that a task's progress reports reach the
+// follower in order, that another task's do not, and that none arrives
+// after stop.
+func TestFollowProgress(t *testing.T) {
+	nc := startNATS(t)
+	pub := startNATS2(t, nc)
+	got := make(chan [2]int, 8)
+	stop, err := FollowProgress(nc, "task-a", func(done, total int) { got <- [2]int{done, total} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range [][3]any{{"task-a", 1, 3}, {"task-b", 1, 9}, {"task-a", 2, 3}} {
+		if err := PublishProgress(pub, r[0].(string), r[1].(int), r[2].(int)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, want := range [][2]int{{1, 3}, {2, 3}} {
+		select {
+		case g := <-got:
+			if g != want {
+				t.Fatalf("report %v, want %v", g, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("report %v never came", want)
+		}
+	}
+	stop()
+	if err := PublishProgress(pub, "task-a", 3, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := pub.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case g := <-got:
+		t.Errorf("report %v after stop", g)
+	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+// startNATS2 opens a second connection to nc's server, as a worker holds
+// its own.
+func startNATS2(t *testing.T, nc *nats.Conn) *nats.Conn {
+	t.Helper()
+	c, err := nats.Connect(nc.ConnectedUrl())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}

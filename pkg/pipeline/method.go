@@ -4,20 +4,36 @@ import (
 	"context"
 	"encoding/json"
 
+	"docsuite/pkg/bus"
 	"docsuite/pkg/stages"
 )
 
 // Method runs recognize, fraud or fulltext on the stage that serves it and
 // returns its response body. Without a running worker for that stage the
-// answer is a 503 naming it, never an invented result.
+// answer is a 503 naming it, never an invented result. The pages the
+// worker reports done (bus.PublishProgress) reach progress while it runs;
+// a method that reports none shows 1 of 1 when it ends.
 func (r *Runner) Method(ctx context.Context, method string, in Input, p any, progress Progress) (json.RawMessage, error) {
 	req := stages.MethodRequest{Method: method, TaskID: in.TaskID, InputKey: in.InputKey, Size: in.Size, Params: p,
 		MaxPages: r.limits.MaxPages, MaxPixels: r.limits.MaxPixels}
+	reported := false
+	stop := func() {}
+	if progress != nil && in.TaskID != "" {
+		// Progress is advisory: without it (the bus failing) the request
+		// below says what is wrong.
+		if s, err := bus.FollowProgress(r.nc, in.TaskID, func(done, total int) {
+			reported = true
+			progress(done, total)
+		}); err == nil {
+			stop = s
+		}
+	}
 	out, err := call[stages.MethodRequest, json.RawMessage](ctx, r, stages.MethodStage(method), req)
+	stop() // no report is passed on after this, and reported is settled
 	if err != nil {
 		return nil, err
 	}
-	if progress != nil {
+	if progress != nil && !reported {
 		progress(1, 1)
 	}
 	return out, nil

@@ -130,7 +130,14 @@ func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, fc *fakecheck.C
 	defer doc.Close()
 	pages := map[int]image.Image{}
 	resp := FraudResponse{ClassifyResponse: cls, Items: make([]FraudItem, 0, len(cls.Items))}
+	// A page is done when its documents are checked (the items come by
+	// page).
+	last := 0
 	for _, it := range cls.Items {
+		if it.Document.Page != last {
+			reportProgress(d, req.TaskID, it.Document.Page-1, cls.PagesCount)
+			last = it.Document.Page
+		}
 		pg, ok := pages[it.Document.Page]
 		if !ok {
 			if pg, err = doc.Page(ctx, it.Document.Page-1); err != nil {
@@ -150,5 +157,6 @@ func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, fc *fakecheck.C
 		}
 		resp.Items = append(resp.Items, FraudItem{Item: it, Fraud: fraud.Judge(append(signs, pix...))})
 	}
+	reportProgress(d, req.TaskID, cls.PagesCount, cls.PagesCount)
 	return json.Marshal(resp)
 }

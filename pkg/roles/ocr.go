@@ -154,8 +154,17 @@ func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, req stages.MethodReq
 		}
 		resp.Text += page.Text
 		resp.Pages = append(resp.Pages, FulltextPage{Number: i + 1, Page: page})
+		reportProgress(d, req.TaskID, i+1, doc.Pages())
 	}
 	return json.Marshal(resp)
+}
+
+// reportProgress tells the gateway following the task that done pages of
+// total are read; a report lost is logged, never failing the work.
+func reportProgress(d Deps, taskID string, done, total int) {
+	if err := bus.PublishProgress(d.NC, taskID, done, total); err != nil {
+		d.Log.Warn("progress not reported", "task_id", taskID, "err", err)
+	}
 }
 
 // pageCuts asks the crop stage for the documents of page i and reads

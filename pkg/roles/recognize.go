@@ -169,7 +169,14 @@ func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, n no
 		return err
 	}
 	resp.PagesCount, resp.PageCount = cls.PagesCount, cls.PageCount
+	// A page is done when its documents' fields are read (the items come
+	// by page).
+	last := 0
 	for _, it := range cls.Items {
+		if it.Document.Page != last {
+			reportProgress(d, req.TaskID, it.Document.Page-1, cls.PagesCount)
+			last = it.Document.Page
+		}
 		if len(p.DocTypes) > 0 && !slices.Contains(p.DocTypes, it.Document.Type) {
 			continue
 		}
@@ -186,6 +193,7 @@ func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, n no
 		resp.Items = append(resp.Items, RecognizeItem{DocType: res.DocType, Fields: res.Fields, DocCoords: it.Document.Coords,
 			Confidence: it.Document.Confidence, Page: it.Document.Page, Rotation: it.Document.Rotation, Crop: it.Crop})
 	}
+	reportProgress(d, req.TaskID, cls.PagesCount, cls.PagesCount)
 	return nil
 }
 
@@ -216,6 +224,7 @@ func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, n normaliz
 		b := img.Bounds()
 		resp.Items = append(resp.Items, RecognizeItem{DocType: res.DocType, Fields: res.Fields, Confidence: 1, Page: i + 1,
 			DocCoords: [][2]int{{b.Min.X, b.Min.Y}, {b.Max.X, b.Min.Y}, {b.Min.X, b.Max.Y}, {b.Max.X, b.Max.Y}}})
+		reportProgress(d, req.TaskID, i+1, doc.Pages())
 	}
 	return nil
 }

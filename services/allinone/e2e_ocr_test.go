@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"docsuite/pkg/testutil"
 )
@@ -170,4 +171,61 @@ func abs(v float64) float64 {
 		return -v
 	}
 	return v
+}
+
+// TestAsyncFulltextShowsPages sends a three-page PDF to
+// /pipelines/run/fulltext with async=true and polls /result: while the
+// task runs its progress counts the file's pages as the OCR worker reads
+// them, and the result reads all three.
+func TestAsyncFulltextShowsPages(t *testing.T) {
+	testutil.Need(t, "convert", "img2pdf")
+	dir := t.TempDir()
+	var names []string
+	for i, l := range []string{"ПЕРВАЯ СТРАНИЦА 2026", "ВТОРАЯ СТРАНИЦА 2027", "ТРЕТЬЯ СТРАНИЦА 2028"} {
+		name := fmt.Sprintf("p%d.png", i+1)
+		args := []string{"-size", "1240x1754", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "40", "-fill", "black"}
+		for j := 0; j < 12; j++ {
+			args = append(args, "-annotate", fmt.Sprintf("+100+%d", 150+j*120), l)
+		}
+		testutil.Run(t, dir, "convert", append(args, "-units", "PixelsPerInch", "-density", "150", name)...)
+		names = append(names, name)
+	}
+	testutil.Run(t, dir, "img2pdf", append(names, "-o", "three.pdf")...)
+	data, err := os.ReadFile(filepath.Join(dir, "three.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := startAllInOne(t, nil)
+	status, body := in.post(t, "/pipelines/run/fulltext?async=true", "image", data)
+	id := fmt.Sprint(body["task_id"])
+	if status != http.StatusOK || !hex32.MatchString(id) {
+		t.Fatalf("accept: %d %v", status, body)
+	}
+	var partial []string
+	var final map[string]any
+	testutil.Eventually(t, 120*time.Second, func() error {
+		s, b := in.get(t, "/result/"+id)
+		switch s {
+		case http.StatusAccepted:
+			p, _ := b["progress"].(map[string]any)
+			if done, total := p["pages_done"], p["pages_total"]; total == 3.0 && done.(float64) < 3 {
+				partial = append(partial, fmt.Sprintf("%v/%v", done, total))
+			}
+			return fmt.Errorf("not done")
+		case http.StatusOK:
+			final = b
+			return nil
+		}
+		t.Fatalf("result status %d: %v", s, b)
+		return nil
+	})
+	if len(partial) == 0 {
+		t.Error("no poll saw the three pages counted while they were read")
+	}
+	text, _ := final["text"].(string)
+	for _, w := range []string{"ПЕРВАЯ", "ВТОРАЯ", "ТРЕТЬЯ"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("result text lacks %q: %q", w, text)
+		}
+	}
 }
