@@ -89,6 +89,9 @@ func New(size int, langs ...string) (*Engine, error) {
 	return e, nil
 }
 
+// Size is how many pages the engine reads at once, at most.
+func (e *Engine) Size() int { return cap(e.idle) }
+
 // worker is one pooled Tesseract engine, with the orientation detector
 // full-text pages use, loaded the first time a page is read.
 type worker struct {

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/bus"
@@ -106,11 +109,8 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config
 	return serveStage(ctx, d, c, w, stages.OCR, h, probe)
 }
 
-// fulltext decodes every page of the stored input and reads it: the
-// documents the crop stage finds on it one by one, then the rest of the
-// page (ocr.Engine.ReadDocuments); a page where none is found, and every
-// page with mode=classify_only or classify_crop (no cutting), is read
-// whole.
+// fulltext decodes every page of the stored input and reads it (see
+// readPage), pages side by side, reporting each page done.
 func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, req stages.MethodRequest, tempDir string) (json.RawMessage, error) {
 	var p params.Classify
 	if raw, err := json.Marshal(req.Params); err == nil {
@@ -128,35 +128,62 @@ func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, req stages.MethodReq
 	defer doc.Close()
 	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels}, d.Stages, nil)
 	in := pipeline.Input{TaskID: req.TaskID, InputKey: req.InputKey, Size: req.Size}
-	resp := FulltextResponse{TaskID: req.TaskID, PagesCount: doc.Pages(), PageCount: doc.Pages(), Code: 200, Message: "OK", Detail: []any{}}
-	for i := 0; i < doc.Pages(); i++ {
-		img, err := doc.Page(ctx, i)
-		if err != nil {
-			return nil, cropsvc.DecodeError(err)
-		}
-		var cuts []ocr.Cut
-		if !p.NoCrop() {
-			if cuts, err = pageCuts(ctx, d, run, in, p, i); err != nil {
-				return nil, err
+	n := doc.Pages()
+	resp := FulltextResponse{TaskID: req.TaskID, PagesCount: n, PageCount: n, Code: 200, Message: "OK", Detail: []any{}}
+	// Pages are read side by side, as many as the engine has Tesseracts
+	// (one decoded page each in memory), and counted done as they finish.
+	pages := make([]ocr.Page, n)
+	var mu sync.Mutex
+	done := 0
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(eng.Size())
+	for i := 0; i < n; i++ {
+		g.Go(func() error {
+			page, err := readPage(gctx, d, eng, run, in, p, doc, i)
+			if err != nil {
+				return err
 			}
-		}
-		var page ocr.Page
-		if len(cuts) == 0 {
-			page, err = eng.Read(ctx, img)
-		} else {
-			page, err = eng.ReadDocuments(ctx, img, cuts)
-		}
-		if err != nil {
-			return nil, err
-		}
+			pages[i] = page
+			mu.Lock()
+			defer mu.Unlock()
+			done++
+			reportProgress(d, req.TaskID, done, n)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	for i, page := range pages {
 		if i > 0 {
 			resp.Text += "\f"
 		}
 		resp.Text += page.Text
 		resp.Pages = append(resp.Pages, FulltextPage{Number: i + 1, Page: page})
-		reportProgress(d, req.TaskID, i+1, doc.Pages())
 	}
 	return json.Marshal(resp)
+}
+
+// readPage decodes page i and reads it: the documents the crop stage finds
+// on it one by one, then the rest of the page (ocr.Engine.ReadDocuments);
+// a page where none is found, and every page with mode=classify_only or
+// classify_crop (no cutting), is read whole.
+func readPage(ctx context.Context, d Deps, eng *ocr.Engine, run *pipeline.Runner, in pipeline.Input, p params.Classify,
+	doc decode.Document, i int) (ocr.Page, error) {
+	img, err := doc.Page(ctx, i)
+	if err != nil {
+		return ocr.Page{}, cropsvc.DecodeError(err)
+	}
+	var cuts []ocr.Cut
+	if !p.NoCrop() {
+		if cuts, err = pageCuts(ctx, d, run, in, p, i); err != nil {
+			return ocr.Page{}, err
+		}
+	}
+	if len(cuts) == 0 {
+		return eng.Read(ctx, img)
+	}
+	return eng.ReadDocuments(ctx, img, cuts)
 }
 
 // reportProgress tells the gateway following the task that done pages of
