@@ -25,6 +25,9 @@ type Cut struct {
 	// cut (before any turn).
 	Quad geom.Quad
 	Img  image.Image
+	// Turns, when known (the orienter's answer), are the quarter turns
+	// clockwise that make the crop upright: it is read that way first.
+	Turns int
 }
 
 // Document is one document of a page read document by document.
@@ -105,21 +108,42 @@ func (e *Engine) ReadDocuments(ctx context.Context, page image.Image, cuts []Cut
 		if err != nil {
 			return Page{}, err
 		}
+		cb := img.Bounds()
+		w, h := float64(cb.Dx()), float64(cb.Dy())
+		first := geom.NewRotation(c.Turns, false)
+		if first != 0 {
+			if img, err = cvimg.Turn(img, first); err != nil {
+				return Page{}, fmt.Errorf("ocr: turn document: %w", err)
+			}
+		}
 		p, err := e.readUpright(ctx, img, gosseract.PSM_SPARSE_TEXT)
 		if err != nil {
 			return Page{}, err
 		}
-		cb := img.Bounds()
-		w, h := float64(cb.Dx()), float64(cb.Dy())
+		// Boxes on the crop turned first, back onto the crop as cut, then
+		// onto the page.
+		back := first.Inverse()
+		tw, th := float64(img.Bounds().Dx()), float64(img.Bounds().Dy())
+		toPage := func(box [4][2]int) [4][2]int {
+			if first != 0 {
+				box = mapCorners(box, back, tw, th)
+				for i := range box {
+					box[i][0] += cb.Min.X
+					box[i][1] += cb.Min.Y
+				}
+			}
+			return project(box, c.Quad, cb.Min, w, h)
+		}
 		for li := range p.Lines {
 			l := &p.Lines[li]
-			l.Coords = project(l.Coords, c.Quad, cb.Min, w, h)
+			l.Coords = toPage(l.Coords)
 			for wi := range l.Words {
-				l.Words[wi].Coords = project(l.Words[wi].Coords, c.Quad, cb.Min, w, h)
+				l.Words[wi].Coords = toPage(l.Words[wi].Coords)
 			}
 		}
-		up := geom.NewRotation(p.Rotation, false).UprightOrder(c.Quad)
-		out.Documents = append(out.Documents, Document{Coords: corners(up), Rotation: p.Rotation})
+		turns := (c.Turns + p.Rotation) % 4
+		up := geom.NewRotation(turns, false).UprightOrder(c.Quad)
+		out.Documents = append(out.Documents, Document{Coords: corners(up), Rotation: turns})
 		add(p, n+1, true, nil)
 	}
 	if covered < outsideCover*float64(b.Dx()*b.Dy()) {

@@ -48,10 +48,26 @@ func TestReadDocumentsReadsACardAtASlant(t *testing.T) {
 		t.Skipf("tesseract not usable: %v", err)
 	}
 	defer e.Close()
-	got, err := e.ReadDocuments(context.Background(), page, []Cut{{Quad: q, Img: cut}})
-	if err != nil {
-		t.Fatal(err)
+	// The orienter's answer, when given, is tried first: unknown, right,
+	// and wrong (the reading then finds the turn itself).
+	for _, hint := range []struct {
+		name  string
+		turns int
+	}{{"no hint", 0}, {"right hint", 3}, {"wrong hint", 1}} {
+		t.Run(hint.name, func(t *testing.T) {
+			got, err := e.ReadDocuments(context.Background(), page, []Cut{{Quad: q, Img: cut, Turns: hint.turns}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCardPage(t, got)
+		})
 	}
+}
+
+// checkCardPage checks the reading of TestReadDocumentsReadsACardAtASlant's
+// page.
+func checkCardPage(t *testing.T, got Page) {
+	t.Helper()
 	for _, want := range []string{"ПАСПОРТ", "Екатеринбург", "12.05.2019", "Петровна", "Копия"} {
 		if !strings.Contains(got.Text, want) {
 			t.Errorf("text lacks %q: %q", want, got.Text)

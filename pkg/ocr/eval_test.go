@@ -16,6 +16,7 @@ import (
 
 	"docsuite/pkg/crop"
 	"docsuite/pkg/geom"
+	"docsuite/pkg/orient"
 	"docsuite/pkg/synth"
 )
 
@@ -40,6 +41,11 @@ func TestEvalFulltext(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cropper.Close()
+	orienter, err := orient.Open(orient.Options{Dir: "models", Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer orienter.Close()
 	cutFirst := func(ctx context.Context, img image.Image) (Page, error) {
 		found, err := cropper.Find(ctx, img)
 		if err != nil || len(found) == 0 {
@@ -51,7 +57,11 @@ func TestEvalFulltext(t *testing.T) {
 			if err != nil {
 				return Page{}, err
 			}
-			cuts[i] = Cut{Quad: f.Quad, Img: c}
+			r, _, err := orienter.Orient(ctx, c)
+			if err != nil {
+				return Page{}, err
+			}
+			cuts[i] = Cut{Quad: f.Quad, Img: c, Turns: r.Turns()}
 		}
 		return e.ReadDocuments(ctx, img, cuts)
 	}
@@ -62,7 +72,7 @@ func TestEvalFulltext(t *testing.T) {
 		name string
 		read func(context.Context, image.Image) (Page, error)
 	}{
-		{"**as served: documents cut out by the neural cropper, each read as below (ReadDocuments)**", cutFirst},
+		{"**as served: documents cut out by the neural cropper, turned as the orienter says, each read as below (ReadDocuments)**", cutFirst},
 		{"page read whole (Read): as it lies, turned when illegible", e.Read},
 		{"6 single block, as it lies", psm(gosseract.PSM_SINGLE_BLOCK)},
 		{"1 auto with orientation", psm(gosseract.PSM_AUTO_OSD)},
@@ -71,7 +81,8 @@ func TestEvalFulltext(t *testing.T) {
 	// Scans: a flat scan of one document cut to it with a margin, as a
 	// user uploads a scanned card or page (the factory's scan scenes lay a
 	// document on a larger bed, hence the size). Photos: the whole photo,
-	// one document lying on its background at a slant, as shot.
+	// one document lying on its background at a slant, as shot, upright
+	// or turned on the table a quarter or half.
 	conds := []struct {
 		name string
 		size int
@@ -82,6 +93,7 @@ func TestEvalFulltext(t *testing.T) {
 		{"scans", 3600, 1, true, 0},
 		{"scans turned a quarter or half", 3600, 1, true, 2},
 		{"photos", 1600, -1, false, 0},
+		{"photos of documents turned a quarter or half", 1600, -1, false, 2},
 	}
 	var report strings.Builder
 	report.WriteString("| condition | mode | value words found | pages | seconds a page (one core) |\n|---|---|---|---|---|\n")

@@ -157,6 +157,11 @@ func (r *Runner) CropPage(ctx context.Context, in Input, p params.Classify, page
 	return call[stages.CropRequest, stages.CropReply](ctx, r, stages.Crop, r.cropRequest(in, p, page))
 }
 
+// Orient asks the orient stage how a stored crop turns upright.
+func (r *Runner) Orient(ctx context.Context, cropKey string) (stages.OrientReply, error) {
+	return call[stages.OrientRequest, stages.OrientReply](ctx, r, stages.Orient, stages.OrientRequest{CropKey: cropKey})
+}
+
 // cropRequest is the crop stage's request for one page of the input.
 func (r *Runner) cropRequest(in Input, p params.Classify, page int) stages.CropRequest {
 	return stages.CropRequest{TaskID: in.TaskID, InputKey: in.InputKey, Page: page, Simple: p.SimpleCropper, WholePage: p.NoCrop(),

@@ -194,6 +194,20 @@ func reportProgress(d Deps, taskID string, done, total int) {
 	}
 }
 
+// firstTurns asks the orient stage how a crop turns upright, the turns
+// its text is read with first (a mirrored answer's turns alone: a wrong
+// mirror would leave the text unreadable whichever way it turned). The
+// answer is a hint: without it (no orienter answering) the reading finds
+// the turn itself, and the miss is logged.
+func firstTurns(ctx context.Context, d Deps, run *pipeline.Runner, cropKey string) int {
+	rep, err := run.Orient(ctx, cropKey)
+	if err != nil {
+		d.Log.Warn("fulltext: orienter not asked, the text finds its own way up", "crop", cropKey, "err", err)
+		return 0
+	}
+	return rep.Rotation.Turns()
+}
+
 // pageCuts asks the crop stage for the documents of page i and reads
 // their stored crops; none when the page itself is the only item.
 func pageCuts(ctx context.Context, d Deps, run *pipeline.Runner, in pipeline.Input, p params.Classify, i int) ([]ocr.Cut, error) {
@@ -210,7 +224,7 @@ func pageCuts(ctx context.Context, d Deps, run *pipeline.Runner, in pipeline.Inp
 		if err != nil {
 			return nil, err
 		}
-		cuts = append(cuts, ocr.Cut{Quad: f.Quad, Img: img})
+		cuts = append(cuts, ocr.Cut{Quad: f.Quad, Img: img, Turns: firstTurns(ctx, d, run, f.CropKey)})
 	}
 	return cuts, nil
 }
