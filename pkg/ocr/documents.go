@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/otiai10/gosseract/v2"
 	"gocv.io/x/gocv"
@@ -54,8 +53,8 @@ const outsideCover = 0.92
 // text is read from the document flattened and cut out, not from the
 // whole photo at a slant over its background. The documents come in
 // reading order (by their centres, top to bottom, then left to right),
-// the text around them last, of which only lines holding a legible word
-// are kept (a table's or a wall's pattern reads as scraps). Lines carry
+// the text around them last, of which only lines mostly of legible words
+// are kept (see legibleLine). Lines carry
 // the document they were read on (1-based, 0 for the rest of the page),
 // their block numbers (a document's rows, the rest's paragraphs) run on
 // across the page, and every box is mapped back onto the page (exactly,
@@ -191,15 +190,14 @@ func enlarge(img image.Image, side int) (image.Image, error) {
 	return out, nil
 }
 
-// legibleLine says whether a line holds a word of legibleWord letters or
-// more read with legibleConfidence or more.
+// legibleLine says whether at least half of a line's letters are in words
+// of legibleWord letters or more read with legibleConfidence or more: a
+// table's or a wall's pattern reads as lines of scraps in which a word now
+// and then passes (a real photo's background: "Pal PRL Gp Fue ... tag
+// Fae thee Bing", "tag" read with confidence 0.6).
 func legibleLine(l Line) bool {
-	for _, w := range l.Words {
-		if utf8.RuneCountInString(w.Text) >= legibleWord && w.Confidence >= legibleConfidence {
-			return true
-		}
-	}
-	return false
+	sure, all := letters(Page{Lines: []Line{l}})
+	return sure >= legibleWord && 2*sure >= all
 }
 
 // centre is the mean of a quad's corners.

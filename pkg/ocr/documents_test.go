@@ -153,3 +153,34 @@ func TestInked(t *testing.T) {
 		})
 	}
 }
+
+// TestLegibleLine keeps the rest of a page's lines of text and drops its
+// background's scraps (the words and confidences as read on a real photo
+// of a driving licence on a patterned table).
+func TestLegibleLine(t *testing.T) {
+	line := func(words ...any) Line {
+		var l Line
+		for i := 0; i < len(words); i += 2 {
+			l.Words = append(l.Words, Word{Text: words[i].(string), Confidence: words[i+1].(float64)})
+		}
+		return l
+	}
+	cases := []struct {
+		name string
+		l    Line
+		want bool
+	}{
+		{"a note", line("Копия", 0.97, "верна", 0.97, "подпись", 0.95), true},
+		{"a stamp's words, one misread", line("ОТДЕЛ", 0.9, "УФМС", 0.8, "РОССИИ", 0.7, "пo", 0.3), true},
+		{"a table's pattern with one word passing", line("Pal", 0.345, "PRL", 0.254, "Gp", 0.066, "Fue", 0.283,
+			"D;", 0.0, "нь", 0.26, "me", 0.532, "ff", 0.301, "tag", 0.6, "Fae", 0.384, "thee", 0.333, "Bing", 0.298), false},
+		{"scraps only", line("=", 0.96, ">", 0.84, "о", 0.84), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := legibleLine(c.l); got != c.want {
+				t.Errorf("legibleLine = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
