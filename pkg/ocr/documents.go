@@ -72,7 +72,7 @@ func (e *Engine) ReadDocuments(ctx context.Context, page image.Image, cuts []Cut
 		covered += c.Quad.Area()
 	}
 	sort.SliceStable(order, func(i, j int) bool {
-		a, c := centre(cuts[order[i]].Quad), centre(cuts[order[j]].Quad)
+		a, c := cuts[order[i]].Quad.At(0.5, 0.5), cuts[order[j]].Quad.At(0.5, 0.5)
 		if a.Y != c.Y {
 			return a.Y < c.Y
 		}
@@ -142,7 +142,7 @@ func (e *Engine) ReadDocuments(ctx context.Context, page image.Image, cuts []Cut
 		}
 		turns := (c.Turns + p.Rotation) % 4
 		up := geom.NewRotation(turns, false).UprightOrder(c.Quad)
-		out.Documents = append(out.Documents, Document{Coords: corners(up), Rotation: turns})
+		out.Documents = append(out.Documents, Document{Coords: [4][2]int(up.Ints()), Rotation: turns})
 		add(p, n+1, true, nil)
 	}
 	if covered < outsideCover*float64(b.Dx()*b.Dy()) {
@@ -196,18 +196,8 @@ func enlarge(img image.Image, side int) (image.Image, error) {
 // and then passes (a real photo's background: "Pal PRL Gp Fue ... tag
 // Fae thee Bing", "tag" read with confidence 0.6).
 func legibleLine(l Line) bool {
-	sure, all := letters(Page{Lines: []Line{l}})
+	sure, all := letters([]Line{l})
 	return sure >= legibleWord && 2*sure >= all
-}
-
-// centre is the mean of a quad's corners.
-func centre(q geom.Quad) geom.Point {
-	var c geom.Point
-	for _, p := range q {
-		c.X += p.X / 4
-		c.Y += p.Y / 4
-	}
-	return c
 }
 
 // project maps a box's corners from a crop (w x h pixels from min) onto
@@ -216,15 +206,6 @@ func project(box [4][2]int, q geom.Quad, min image.Point, w, h float64) [4][2]in
 	var out [4][2]int
 	for i, c := range box {
 		p := q.Project((float64(c[0]-min.X))/w, (float64(c[1]-min.Y))/h)
-		out[i] = [2]int{int(p.X + 0.5), int(p.Y + 0.5)}
-	}
-	return out
-}
-
-// corners writes a quad as the API's integer corners.
-func corners(q geom.Quad) [4][2]int {
-	var out [4][2]int
-	for i, p := range q {
 		out[i] = [2]int{int(p.X + 0.5), int(p.Y + 0.5)}
 	}
 	return out
@@ -329,7 +310,7 @@ func inked(img image.Image) bool {
 // grow moves a quad's corners away from its centre by f of their
 // distance.
 func grow(q geom.Quad, f float64) geom.Quad {
-	c := centre(q)
+	c := q.At(0.5, 0.5)
 	for i, p := range q {
 		q[i] = geom.Point{X: p.X + (p.X-c.X)*f, Y: p.Y + (p.Y-c.Y)*f}
 	}

@@ -2,7 +2,6 @@ package ocr
 
 import (
 	"context"
-	"fmt"
 	"image"
 	"image/color"
 	"math/rand/v2"
@@ -11,7 +10,6 @@ import (
 	"testing"
 
 	"docsuite/pkg/crop"
-	"docsuite/pkg/geom"
 	"docsuite/pkg/testutil"
 )
 
@@ -21,23 +19,9 @@ import (
 // cropper has cut the card out: the card's text upright, its boxes back
 // on the page inside the card, the card's upright corners, and the note.
 func TestReadDocumentsReadsACardAtASlant(t *testing.T) {
-	testutil.Need(t, "convert")
 	dir := t.TempDir()
-	card := []string{"-size", "900x560", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "30", "-fill", "black"}
-	for i, l := range []string{"ПАСПОРТ ГРАЖДАНИНА", "Место рождения Екатеринбург", "Дата выдачи 12.05.2019",
-		"Иванова Мария Петровна"} {
-		card = append(card, "-annotate", fmt.Sprintf("+50+%d", 90+i*120), l)
-	}
-	testutil.Run(t, dir, "convert", append(card, "-rotate", "90", "card.png")...)
-	// The card (now 560 x 900, its text running down) lands on this quad
-	// of the 1800 x 1400 page: TL, TR, BL, BR of the card as it lies.
-	q := geom.Quad{{X: 500, Y: 300}, {X: 1150, Y: 340}, {X: 460, Y: 1300}, {X: 1200, Y: 1250}}
-	persp := fmt.Sprintf("0,0 %g,%g 560,0 %g,%g 0,900 %g,%g 560,900 %g,%g",
-		q[0].X, q[0].Y, q[1].X, q[1].Y, q[2].X, q[2].Y, q[3].X, q[3].Y)
-	testutil.Run(t, dir, "convert", "-size", "1800x1400", "xc:#b8b4ae", "-font", "DejaVu-Sans", "-pointsize", "34",
-		"-fill", "black", "-annotate", "+80+120", "Копия верна подпись заверяю",
-		"(", "card.png", "-virtual-pixel", "transparent", "+distort", "Perspective", persp, ")",
-		"-layers", "flatten", "page.png")
+	testutil.CardPhoto(t, dir, "page.png", "#b8b4ae")
+	q := testutil.CardPhotoQuad
 	page := testutil.DecodeImage(t, filepath.Join(dir, "page.png"))
 	cut, err := crop.Warp(page, q)
 	if err != nil {
@@ -88,7 +72,7 @@ func checkCardPage(t *testing.T, got Page) {
 	if c := d.Coords[0]; c != [2]int{1150, 340} {
 		t.Errorf("upright top-left corner %v, want [1150 340]", c)
 	}
-	ring := geom.Quad{{X: 500, Y: 300}, {X: 1150, Y: 340}, {X: 460, Y: 1300}, {X: 1200, Y: 1250}}.Ring()
+	ring := testutil.CardPhotoQuad.Ring()
 	for _, l := range got.Lines {
 		switch {
 		case strings.Contains(l.Text, "Екатеринбург"):

@@ -60,7 +60,7 @@ func (e *Engine) readUpright(ctx context.Context, img image.Image, psm gosseract
 	if err != nil {
 		return Page{}, err
 	}
-	sure, all := letters(lying)
+	sure, all := letters(lying.Lines)
 	if legible(sure, all) {
 		return lying, nil
 	}
@@ -93,7 +93,7 @@ func (e *Engine) readUpright(ctx context.Context, img image.Image, psm gosseract
 		if err != nil {
 			return Page{}, err
 		}
-		sure, all := letters(p)
+		sure, all := letters(p.Lines)
 		if legible(sure, all) {
 			return p, nil
 		}
@@ -115,8 +115,8 @@ func legible(sure, all int) bool {
 // letters. Short words do not count as legible: text lying on its side is
 // read as rows of single strokes and blobs, "о", "=", "5", some with
 // confidence.
-func letters(p Page) (sure, all int) {
-	for _, l := range p.Lines {
+func letters(lines []Line) (sure, all int) {
+	for _, l := range lines {
 		for _, w := range l.Words {
 			n := utf8.RuneCountInString(w.Text)
 			all += n

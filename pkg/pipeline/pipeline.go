@@ -116,8 +116,7 @@ func (r *Runner) Classify(ctx context.Context, in Input, p params.Classify, prog
 // cropPages crops page 0 to learn the page count, then the others in
 // parallel, reporting progress as pages finish.
 func (r *Runner) cropPages(ctx context.Context, in Input, p params.Classify, progress Progress) ([]stages.CropReply, error) {
-	req := func(page int) stages.CropRequest { return r.cropRequest(in, p, page) }
-	first, err := call[stages.CropRequest, stages.CropReply](ctx, r, stages.Crop, req(0))
+	first, err := r.CropPage(ctx, in, p, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +132,7 @@ func (r *Runner) cropPages(ctx context.Context, in Input, p params.Classify, pro
 	g.SetLimit(r.limits.PageParallel)
 	for i := 1; i < total; i++ {
 		g.Go(func() error {
-			rep, err := call[stages.CropRequest, stages.CropReply](gctx, r, stages.Crop, req(i))
+			rep, err := r.CropPage(gctx, in, p, i)
 			if err != nil {
 				return err
 			}
@@ -151,8 +150,9 @@ func (r *Runner) cropPages(ctx context.Context, in Input, p params.Classify, pro
 }
 
 // CropPage finds and cuts out the documents of one page (0-based) of a
-// stored input on the crop stage, for methods that read the documents
-// themselves; the crops are stored while the task runs (Found.CropKey).
+// stored input on the crop stage (classification, and methods that read
+// the documents themselves); the crops are stored while the task runs
+// (Found.CropKey).
 func (r *Runner) CropPage(ctx context.Context, in Input, p params.Classify, page int) (stages.CropReply, error) {
 	return call[stages.CropRequest, stages.CropReply](ctx, r, stages.Crop, r.cropRequest(in, p, page))
 }

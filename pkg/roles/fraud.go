@@ -132,12 +132,9 @@ func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, fc *fakecheck.C
 	resp := FraudResponse{ClassifyResponse: cls, Items: make([]FraudItem, 0, len(cls.Items))}
 	// A page is done when its documents are checked (the items come by
 	// page).
-	last := 0
+	pageDone := pagesBefore(d, req.TaskID, cls.PagesCount)
 	for _, it := range cls.Items {
-		if it.Document.Page != last {
-			reportProgress(d, req.TaskID, it.Document.Page-1, cls.PagesCount)
-			last = it.Document.Page
-		}
+		pageDone(it.Document.Page)
 		pg, ok := pages[it.Document.Page]
 		if !ok {
 			if pg, err = doc.Page(ctx, it.Document.Page-1); err != nil {

@@ -194,6 +194,19 @@ func reportProgress(d Deps, taskID string, done, total int) {
 	}
 }
 
+// pagesBefore returns a function to call with the page (1-based) of each
+// item of a classification as it is handled, the items coming by page: at
+// a new page it reports the pages before it done of total.
+func pagesBefore(d Deps, taskID string, total int) func(page int) {
+	last := 0
+	return func(page int) {
+		if page != last {
+			reportProgress(d, taskID, page-1, total)
+			last = page
+		}
+	}
+}
+
 // firstTurns asks the orient stage how a crop turns upright, the turns
 // its text is read with first (a mirrored answer's turns alone: a wrong
 // mirror would leave the text unreadable whichever way it turned). The

@@ -171,12 +171,9 @@ func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, n no
 	resp.PagesCount, resp.PageCount = cls.PagesCount, cls.PageCount
 	// A page is done when its documents' fields are read (the items come
 	// by page).
-	last := 0
+	pageDone := pagesBefore(d, req.TaskID, cls.PagesCount)
 	for _, it := range cls.Items {
-		if it.Document.Page != last {
-			reportProgress(d, req.TaskID, it.Document.Page-1, cls.PagesCount)
-			last = it.Document.Page
-		}
+		pageDone(it.Document.Page)
 		if len(p.DocTypes) > 0 && !slices.Contains(p.DocTypes, it.Document.Type) {
 			continue
 		}

@@ -94,19 +94,8 @@ func TestFulltextReadsEveryPage(t *testing.T) {
 // read as the rest of the page; with mode=classify_only (no cutting) the
 // page is read whole.
 func TestFulltextReadsDocumentsOnAPhoto(t *testing.T) {
-	testutil.Need(t, "convert")
 	dir := t.TempDir()
-	card := []string{"-size", "900x560", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "30", "-fill", "black"}
-	for i, l := range []string{"ПАСПОРТ ГРАЖДАНИНА", "Место рождения Екатеринбург", "Дата выдачи 12.05.2019",
-		"Иванова Мария Петровна"} {
-		card = append(card, "-annotate", fmt.Sprintf("+50+%d", 90+i*120), l)
-	}
-	testutil.Run(t, dir, "convert", append(card, "-rotate", "90", "card.png")...)
-	testutil.Run(t, dir, "convert", "-size", "1800x1400", "xc:#8f8a82", "-font", "DejaVu-Sans", "-pointsize", "34",
-		"-fill", "black", "-annotate", "+80+120", "Копия верна подпись заверяю",
-		"(", "card.png", "-virtual-pixel", "transparent", "+distort", "Perspective",
-		"0,0 500,300 560,0 1150,340 0,900 460,1300 560,900 1200,1250", ")",
-		"-layers", "flatten", "-quality", "92", "photo.jpg")
+	testutil.CardPhoto(t, dir, "photo.jpg", "#8f8a82")
 	data, err := os.ReadFile(filepath.Join(dir, "photo.jpg"))
 	if err != nil {
 		t.Fatal(err)
