@@ -66,6 +66,10 @@ func New(r *mrz.Reader, o *ocr.Engine) (*Extractor, error) {
 	return &Extractor{mrz: r.WithSecondReading(), ocr: o, passport: l, digits: r.Engine().Charset(isDigitChar), now: time.Now}, nil
 }
 
+// Size is how many documents the extractor reads at once without one
+// waiting for another: its Tesseract engines.
+func (x *Extractor) Size() int { return x.ocr.Size() }
+
 // Result is what extraction finds in one document: its type (a residence
 // page's type follows its newest stamp) and its fields.
 type Result struct {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"sync"
 
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/bus"
@@ -51,7 +52,7 @@ func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, m conf
 	// subscription, so the worker answers from its start; a request waits
 	// for the load, and without them mrz_mismatch is not checked.
 	zc := loadOptional(d.Log, "machine-readable zone check not available (text models or Tesseract rus missing): mrz_mismatch is not checked",
-		func() (*zoneCheck, error) { return openZoneCheck(m, d, max(w.Concurrency, 1)) })
+		func() (*zoneCheck, error) { return openZoneCheck(m, d, workerSize(w)) })
 	defer func() {
 		if z, err := zc.get(context.Background()); err == nil {
 			z.close()
@@ -72,7 +73,7 @@ func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, m conf
 		} else if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return checkFraud(ctx, d, a, meta, req, tempDir)
+		return checkFraud(ctx, d, a, meta, req, tempDir, workerSize(w))
 	}
 	probe := func() bus.Readiness {
 		if an == nil {
@@ -103,7 +104,8 @@ func openZoneCheck(m config.Models, d Deps, size int) (*zoneCheck, error) {
 // checkFraud classifies the stored input, decodes its pages as the cropper
 // did and checks every document. The file's metadata is checked once, by
 // fc, for check_fake's top-level result and the editor_metadata sign.
-func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, fc *fakecheck.Checker, req stages.MethodRequest, tempDir string) (json.RawMessage, error) {
+// Up to limit documents are checked at once.
+func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, fc *fakecheck.Checker, req stages.MethodRequest, tempDir string, limit int) (json.RawMessage, error) {
 	var p params.Classify
 	if raw, err := json.Marshal(req.Params); err == nil {
 		_ = json.Unmarshal(raw, &p)
@@ -128,32 +130,43 @@ func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, fc *fakecheck.C
 		return nil, cropsvc.DecodeError(err)
 	}
 	defer doc.Close()
-	pages := map[int]image.Image{}
-	resp := FraudResponse{ClassifyResponse: cls, Items: make([]FraudItem, 0, len(cls.Items))}
-	// A page is done when its documents are checked (the items come by
-	// page).
-	pageDone := pagesBefore(d, req.TaskID, cls.PagesCount)
-	for _, it := range cls.Items {
-		pageDone(it.Document.Page)
-		pg, ok := pages[it.Document.Page]
+	resp := FraudResponse{ClassifyResponse: cls, Items: make([]FraudItem, len(cls.Items))}
+	// Documents are checked side by side, as many as the worker runs
+	// requests at once; a page is decoded once, by its first document.
+	var mu sync.Mutex
+	pages := map[int]func() (image.Image, error){}
+	page := func(n int) (image.Image, error) {
+		mu.Lock()
+		get, ok := pages[n]
 		if !ok {
-			if pg, err = doc.Page(ctx, it.Document.Page-1); err != nil {
-				return nil, cropsvc.DecodeError(err)
-			}
-			pages[it.Document.Page] = pg
+			get = sync.OnceValues(func() (image.Image, error) { return doc.Page(ctx, n-1) })
+			pages[n] = get
+		}
+		mu.Unlock()
+		return get()
+	}
+	err = eachItem(ctx, d, req.TaskID, cls.Items, cls.PagesCount, limit, func(ctx context.Context, i int) error {
+		it := cls.Items[i]
+		pg, err := page(it.Document.Page)
+		if err != nil {
+			return cropsvc.DecodeError(err)
 		}
 		var q geom.Quad
 		for i, c := range it.Document.Coords {
 			q[i] = geom.Point{X: float64(c[0]), Y: float64(c[1])}
 		}
 		signs := an.Metadata(meta, it.Document.Coords)
-		src.Type = it.Document.Type
-		pix, err := an.Document(ctx, pg, q, geom.Rotation(it.Document.Rotation), src)
+		s := src
+		s.Type = it.Document.Type
+		pix, err := an.Document(ctx, pg, q, geom.Rotation(it.Document.Rotation), s)
 		if err != nil {
-			return nil, fmt.Errorf("fraud: page %d: %w", it.Document.Page, err)
+			return fmt.Errorf("fraud: page %d: %w", it.Document.Page, err)
 		}
-		resp.Items = append(resp.Items, FraudItem{Item: it, Fraud: fraud.Judge(append(signs, pix...))})
+		resp.Items[i] = FraudItem{Item: it, Fraud: fraud.Judge(append(signs, pix...))}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	reportProgress(d, req.TaskID, cls.PagesCount, cls.PagesCount)
 	return json.Marshal(resp)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -53,10 +52,7 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config
 		return err
 	}
 	d.Log.Info("extraction references", "subdivision_codes", norm.dir.Len(), "address_service", e.AddressServiceURL != "")
-	size := w.Concurrency
-	if size <= 0 {
-		size = runtime.NumCPU() // as many engines as requests the worker runs at once
-	}
+	size := workerSize(w) // as many engines as requests the worker runs at once
 	eng, err := ocr.New(size)
 	if err != nil {
 		d.Log.Error("OCR engine not available: fulltext answers 503", "err", err)
@@ -191,19 +187,6 @@ func readPage(ctx context.Context, d Deps, eng *ocr.Engine, run *pipeline.Runner
 func reportProgress(d Deps, taskID string, done, total int) {
 	if err := bus.PublishProgress(d.NC, taskID, done, total); err != nil {
 		d.Log.Warn("progress not reported", "task_id", taskID, "err", err)
-	}
-}
-
-// pagesBefore returns a function to call with the page (1-based) of each
-// item of a classification as it is handled, the items coming by page: at
-// a new page it reports the pages before it done of total.
-func pagesBefore(d Deps, taskID string, total int) func(page int) {
-	last := 0
-	return func(page int) {
-		if page != last {
-			reportProgress(d, taskID, page-1, total)
-			last = page
-		}
 	}
 }
 

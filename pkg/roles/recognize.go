@@ -169,13 +169,13 @@ func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, n no
 		return err
 	}
 	resp.PagesCount, resp.PageCount = cls.PagesCount, cls.PageCount
-	// A page is done when its documents' fields are read (the items come
-	// by page).
-	pageDone := pagesBefore(d, req.TaskID, cls.PagesCount)
-	for _, it := range cls.Items {
-		pageDone(it.Document.Page)
+	// Documents are read side by side, as many as the extractor has
+	// Tesseracts; the answer keeps the classification's order.
+	items := make([]*RecognizeItem, len(cls.Items))
+	err = eachItem(ctx, d, req.TaskID, cls.Items, cls.PagesCount, x.Size(), func(ctx context.Context, i int) error {
+		it := cls.Items[i]
 		if len(p.DocTypes) > 0 && !slices.Contains(p.DocTypes, it.Document.Type) {
-			continue
+			return nil
 		}
 		res := extract.Result{DocType: it.Document.Type, Fields: extract.Fields{}}
 		if extract.Supported(it.Document.Type) {
@@ -187,10 +187,18 @@ func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, n no
 				return err
 			}
 		}
-		resp.Items = append(resp.Items, RecognizeItem{DocType: res.DocType, Fields: res.Fields, DocCoords: it.Document.Coords,
-			Confidence: it.Document.Confidence, Page: it.Document.Page, Rotation: it.Document.Rotation, Crop: it.Crop})
+		items[i] = &RecognizeItem{DocType: res.DocType, Fields: res.Fields, DocCoords: it.Document.Coords,
+			Confidence: it.Document.Confidence, Page: it.Document.Page, Rotation: it.Document.Rotation, Crop: it.Crop}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	reportProgress(d, req.TaskID, cls.PagesCount, cls.PagesCount)
+	for _, it := range items {
+		if it != nil {
+			resp.Items = append(resp.Items, *it)
+		}
+	}
 	return nil
 }
 

@@ -6,6 +6,7 @@ package roles
 import (
 	"context"
 	"log/slog"
+	"runtime"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -134,4 +135,13 @@ func Janitor(ctx context.Context, d Deps, c config.Common, interval time.Duratio
 			sweep()
 		}
 	}
+}
+
+// workerSize is how many requests the worker w configures runs at once
+// (WORKER_CONCURRENCY, 0 meaning the CPU cores), the engines it holds.
+func workerSize(w config.Worker) int {
+	if w.Concurrency > 0 {
+		return w.Concurrency
+	}
+	return runtime.NumCPU()
 }
