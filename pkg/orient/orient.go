@@ -249,6 +249,18 @@ func (o *Orienter) Logits(ctx context.Context, img image.Image) ([]float32, erro
 // logits on img already computed (by the classifier, whose run of the same
 // network on the same crop gives them too).
 func (o *Orienter) ProbabilitiesFrom(ctx context.Context, img image.Image, boxes []ppocr.Box, logits []float32) ([]float64, error) {
+	var turned TurnedLines
+	if o.text != nil {
+		turned = detectTurned(o.text, img)
+	}
+	return o.ProbabilitiesShared(ctx, img, boxes, logits, turned)
+}
+
+// ProbabilitiesShared is ProbabilitiesFrom with the lines of the crop
+// turned a quarter, where the orienter needs them, from turned (the
+// caller's, which it needs too).
+func (o *Orienter) ProbabilitiesShared(ctx context.Context, img image.Image, boxes []ppocr.Box, logits []float32,
+	turned TurnedLines) ([]float64, error) {
 	if len(logits) != geom.NumRotations {
 		return nil, fmt.Errorf("orient: %d orientation logits, want %d", len(logits), geom.NumRotations)
 	}
@@ -256,7 +268,7 @@ func (o *Orienter) ProbabilitiesFrom(ctx context.Context, img image.Image, boxes
 	if o.text == nil || Decisive(logits) {
 		return pd, nil
 	}
-	tr, ok, err := readText(ctx, o.text, img, boxes, decisiveGap, mixedShare)
+	tr, ok, err := readTextShared(ctx, o.text, img, boxes, decisiveGap, mixedShare, turned)
 	if err != nil || !ok {
 		return pd, err
 	}

@@ -132,14 +132,29 @@ func DetectRects(ctx context.Context, e *ppocr.Engine, img image.Image) ([]image
 	return rects, nil
 }
 
-// linesTurned returns the flat lines of img turned by r, detected again on
-// the turned crop (see flatLines).
-func linesTurned(ctx context.Context, e *ppocr.Engine, img image.Image, r geom.Rotation) ([]image.Image, error) {
-	turned, err := cvimg.Turn(img, r)
-	if err != nil {
-		return nil, err
+// TurnedLines returns a crop turned by r (a quarter turn) and its text
+// lines in the turned crop's coordinates (origin at 0,0), detected as
+// DetectRects detects them: a caller that needs the turned crop's lines
+// too hands the orienter its own, and they are detected once (see
+// Orienter.ProbabilitiesShared).
+type TurnedLines func(ctx context.Context, r geom.Rotation) (image.Image, []image.Rectangle, error)
+
+// detectTurned is the TurnedLines of img that detects the lines afresh.
+func detectTurned(e *ppocr.Engine, img image.Image) TurnedLines {
+	return func(ctx context.Context, r geom.Rotation) (image.Image, []image.Rectangle, error) {
+		turned, err := cvimg.Turn(img, r)
+		if err != nil {
+			return nil, nil, err
+		}
+		rects, err := DetectRects(ctx, e, turned)
+		return turned, rects, err
 	}
-	rects, err := DetectRects(ctx, e, turned)
+}
+
+// linesTurned returns the flat lines of the crop turned by r, detected
+// again on the turned crop (see flatLines).
+func linesTurned(ctx context.Context, turnedLines TurnedLines, r geom.Rotation) ([]image.Image, error) {
+	turned, rects, err := turnedLines(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -152,6 +167,13 @@ func linesTurned(ctx context.Context, e *ppocr.Engine, img image.Image, r geom.R
 // runs (across or down the crop, by the lines' area), and the other way
 // too when the text running that way has at least mixed times the area.
 func readText(ctx context.Context, e *ppocr.Engine, img image.Image, boxes []ppocr.Box, gap, mixed float64) (textReading, bool, error) {
+	return readTextShared(ctx, e, img, boxes, gap, mixed, detectTurned(e, img))
+}
+
+// readTextShared is readText with the lines of the crop turned a quarter
+// from turned.
+func readTextShared(ctx context.Context, e *ppocr.Engine, img image.Image, boxes []ppocr.Box, gap, mixed float64,
+	turned TurnedLines) (textReading, bool, error) {
 	b := img.Bounds()
 	rects := make([]image.Rectangle, 0, len(boxes))
 	for _, bx := range boxes {
@@ -183,7 +205,7 @@ func readText(ctx context.Context, e *ppocr.Engine, img image.Image, boxes []ppo
 		// down, find the lines again on the crop turned a quarter, where
 		// they run across. (On a page of a line or two running both ways
 		// alike, the boxes found again were specks read as a quarter turn.)
-		l2, err := linesTurned(ctx, e, img, 1)
+		l2, err := linesTurned(ctx, turned, 1)
 		if err != nil {
 			return textReading{}, false, err
 		}
@@ -195,7 +217,7 @@ func readText(ctx context.Context, e *ppocr.Engine, img image.Image, boxes []ppo
 		// The detector finds text running down the page less surely than
 		// across it: look again with the crop turned the other way.
 		other := 1 - base
-		l2, err := linesTurned(ctx, e, img, other)
+		l2, err := linesTurned(ctx, turned, other)
 		if err != nil {
 			return textReading{}, false, err
 		}

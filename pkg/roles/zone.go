@@ -66,7 +66,7 @@ func openZoneReader(m config.Models, log *slog.Logger, logitsOnly bool, words *c
 		_ = z.Close()
 		return nil, err
 	}
-	z.rd = mrz.NewReader(z.eng)
+	z.rd = mrz.NewReader(z.eng).WithSecondReading()
 	z.digits = z.eng.Charset(func(r rune) bool { return r >= '0' && r <= '9' })
 	if z.words = words; z.words == nil {
 		if z.words, err = classify.LoadTypeWords(); err != nil {
@@ -131,7 +131,10 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 			return ev, 0, 0, err
 		}
 	}
-	p, err := z.or.ProbabilitiesFrom(ctx, img, boxes, logits)
+	// The orienter and the zone and words below look at the crop turned
+	// the same ways: its lines are detected once a way.
+	views := z.newTurnedViews(img, boxes)
+	p, err := z.or.ProbabilitiesShared(ctx, img, boxes, logits, views.lines)
 	if err != nil {
 		return ev, 0, 0, err
 	}
@@ -149,7 +152,6 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 	if conf >= runnerUpBelow {
 		tries = order[:1]
 	}
-	views := z.newTurnedViews(img, boxes)
 	for try, r := range tries {
 		v, err := views.at(ctx, r)
 		if err != nil {
@@ -237,16 +239,12 @@ func zoneBandOf(rects []image.Rectangle, size image.Point) (image.Rectangle, boo
 // are b, into the crop turned by r (origin at 0,0), and returns the turned
 // crop's size.
 func turnBoxes(boxes []ppocr.Box, b image.Rectangle, r geom.Rotation) ([]image.Rectangle, float64, float64) {
-	w, h := float64(b.Dx()), float64(b.Dy())
-	_, tw, th := r.MapPoint(geom.Point{}, w, h)
-	rects := make([]image.Rectangle, 0, len(boxes))
-	for _, bx := range boxes {
-		q := bx.Rect.Sub(b.Min)
-		p0, _, _ := r.MapPoint(geom.Point{X: float64(q.Min.X), Y: float64(q.Min.Y)}, w, h)
-		p1, _, _ := r.MapPoint(geom.Point{X: float64(q.Max.X), Y: float64(q.Max.Y)}, w, h)
-		rects = append(rects, image.Rect(int(p0.X), int(p0.Y), int(p1.X), int(p1.Y)))
+	rects := make([]image.Rectangle, len(boxes))
+	for i, bx := range boxes {
+		rects[i] = bx.Rect.Sub(b.Min)
 	}
-	return rects, tw, th
+	_, tw, th := r.MapPoint(geom.Point{}, float64(b.Dx()), float64(b.Dy()))
+	return turnRects(rects, b.Size(), r), tw, th
 }
 
 // The shape of a zone's row in the detected lines: at least zoneRowAspect
