@@ -86,6 +86,23 @@ func (r *Reader) Read(ctx context.Context, img image.Image) (*Reading, error) {
 	return r.ReadWith(ctx, img, DetectOptions())
 }
 
+// ReadZone reads the zone of img (an upright crop of one document) for
+// text that must be exact: its lines as parsed, their rectangles in img's
+// pixels and the zone's confidence, only when every check digit verifies
+// (a full-text reading takes its zone from here, ocr.ZoneReader).
+func (r *Reader) ReadZone(ctx context.Context, img image.Image) ([]string, []image.Rectangle, float64, error) {
+	rd, err := r.Read(ctx, img)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return nil, nil, 0, nil
+	case err != nil:
+		return nil, nil, 0, err
+	case !rd.Valid() || len(rd.Lines) != len(rd.Rects):
+		return nil, nil, 0, nil
+	}
+	return rd.Lines, rd.Rects, rd.Confidence, nil
+}
+
 // ReadWith is Read with other detection options (a smaller MaxSide for a
 // band of the document known to hold the zone is faster).
 func (r *Reader) ReadWith(ctx context.Context, img image.Image, opt ppocr.DetectOptions) (*Reading, error) {

@@ -59,10 +59,12 @@ const outsideCover = 0.92
 // their block numbers (a document's rows, the rest's paragraphs) run on
 // across the page, and every box is mapped back onto the page (exactly,
 // through the crop's perspective), its corners in the order of the
-// upright text. The page's text is the documents' and the rest's texts
-// separated by blank lines. Page.Rotation is the turn of the rest of the
-// page's reading, 0 when it was not read.
-func (e *Engine) ReadDocuments(ctx context.Context, page image.Image, cuts []Cut) (Page, error) {
+// upright text. A document's machine-readable zone is read by zr (nil:
+// as Tesseract reads it; see withZone). The page's text is the
+// documents' and the rest's texts separated by blank lines.
+// Page.Rotation is the turn of the rest of the page's reading, 0 when it
+// was not read.
+func (e *Engine) ReadDocuments(ctx context.Context, page image.Image, cuts []Cut, zr ZoneReader) (Page, error) {
 	b := page.Bounds()
 	out := Page{Width: b.Dx(), Height: b.Dy(), Lines: []Line{}, Documents: []Document{}}
 	order := make([]int, len(cuts))
@@ -117,6 +119,9 @@ func (e *Engine) ReadDocuments(ctx context.Context, page image.Image, cuts []Cut
 		}
 		p, err := e.readUpright(ctx, img, gosseract.PSM_SPARSE_TEXT)
 		if err != nil {
+			return Page{}, err
+		}
+		if p, _, err = withZone(ctx, zr, img, p, true); err != nil {
 			return Page{}, err
 		}
 		// Boxes on the crop turned first, back onto the crop as cut, then

@@ -39,7 +39,7 @@ func TestReadDocumentsReadsACardAtASlant(t *testing.T) {
 		turns int
 	}{{"no hint", 0}, {"right hint", 3}, {"wrong hint", 1}} {
 		t.Run(hint.name, func(t *testing.T) {
-			got, err := e.ReadDocuments(context.Background(), page, []Cut{{Quad: q, Img: cut, Turns: hint.turns}})
+			got, err := e.ReadDocuments(context.Background(), page, []Cut{{Quad: q, Img: cut, Turns: hint.turns}}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

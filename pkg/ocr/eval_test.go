@@ -16,7 +16,10 @@ import (
 
 	"docsuite/pkg/crop"
 	"docsuite/pkg/geom"
+	"docsuite/pkg/mrz"
+	"docsuite/pkg/onnxrt"
 	"docsuite/pkg/orient"
+	"docsuite/pkg/ppocr"
 	"docsuite/pkg/synth"
 )
 
@@ -46,10 +49,21 @@ func TestEvalFulltext(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer orienter.Close()
+	rt, err := onnxrt.Open(onnxrt.Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	text, err := ppocr.Open(rt, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer text.Close()
+	zones := mrz.NewReader(text).WithSecondReading() // as the OCR worker reads zones
 	cutFirst := func(ctx context.Context, img image.Image) (Page, error) {
 		found, err := cropper.Find(ctx, img)
 		if err != nil || len(found) == 0 {
-			return e.Read(ctx, img)
+			return e.ReadZoned(ctx, img, zones)
 		}
 		cuts := make([]Cut, len(found))
 		for i, f := range found {
@@ -63,7 +77,7 @@ func TestEvalFulltext(t *testing.T) {
 			}
 			cuts[i] = Cut{Quad: f.Quad, Img: c, Turns: r.Turns()}
 		}
-		return e.ReadDocuments(ctx, img, cuts)
+		return e.ReadDocuments(ctx, img, cuts, zones)
 	}
 	psm := func(m gosseract.PageSegMode) func(context.Context, image.Image) (Page, error) {
 		return func(ctx context.Context, img image.Image) (Page, error) { return e.read(ctx, img, m) }
@@ -72,7 +86,7 @@ func TestEvalFulltext(t *testing.T) {
 		name string
 		read func(context.Context, image.Image) (Page, error)
 	}{
-		{"**as served: documents cut out by the neural cropper, turned as the orienter says, each read as below (ReadDocuments)**", cutFirst},
+		{"**as served: documents cut out by the neural cropper, turned as the orienter says, each read as below (ReadDocuments), zones by the zone reader**", cutFirst},
 		{"page read whole (Read): as it lies, turned when illegible", e.Read},
 		{"6 single block, as it lies", psm(gosseract.PSM_SINGLE_BLOCK)},
 		{"1 auto with orientation", psm(gosseract.PSM_AUTO_OSD)},
@@ -96,7 +110,7 @@ func TestEvalFulltext(t *testing.T) {
 		{"photos of documents turned a quarter or half", 1600, -1, false, 2},
 	}
 	var report strings.Builder
-	report.WriteString("| condition | mode | value words found | pages | seconds a page (one core) |\n|---|---|---|---|---|\n")
+	report.WriteString("| condition | mode | value words found | zone lines exact | pages | seconds a page (one core) |\n|---|---|---|---|---|---|\n")
 	for _, c := range conds {
 		if only := os.Getenv("FULLTEXT_EVAL_COND"); only != "" && c.name != only {
 			continue
@@ -110,6 +124,7 @@ func TestEvalFulltext(t *testing.T) {
 		type page struct {
 			img   image.Image
 			words []string
+			zone  []string // the machine-readable zone's lines, words of their own
 		}
 		var pages []page
 		for i := 0; len(pages) < n; i++ {
@@ -117,10 +132,13 @@ func TestEvalFulltext(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var words []string
+			var words, zone []string
 			for _, d := range s.Docs {
-				for _, v := range d.Fields {
+				for k, v := range d.Fields {
 					words = append(words, tokens(v)...)
+					if strings.HasPrefix(k, "mrz_") {
+						zone = append(zone, tokens(v)...)
+					}
 				}
 			}
 			if len(words) == 0 {
@@ -130,15 +148,16 @@ func TestEvalFulltext(t *testing.T) {
 			if c.cut {
 				img = cutOut(s.Img, s.Docs[0].Lying)
 			}
-			pages = append(pages, page{img, words})
+			pages = append(pages, page{img, words, zone})
 		}
 		// Every mode reads a page before the next page is read, so that
 		// the times compare (run one mode after another over all pages,
 		// the first mode measured up to 0.5 s a page slower than the same
 		// reading interleaved).
 		found := make([]int, len(modes))
+		zoneFound := make([]int, len(modes))
 		spent := make([]time.Duration, len(modes))
-		total := 0
+		total, zones := 0, 0
 		for _, p := range pages {
 			for i, m := range modes {
 				start := time.Now()
@@ -148,12 +167,14 @@ func TestEvalFulltext(t *testing.T) {
 				}
 				spent[i] += time.Since(start)
 				found[i] += recall(p.words, tokens(got.Text))
+				zoneFound[i] += recall(p.zone, tokens(got.Text))
 			}
 			total += len(p.words)
+			zones += len(p.zone)
 		}
 		for i, m := range modes {
-			fmt.Fprintf(&report, "| %s | %s | %.1f %% (%d/%d) | %d | %.2f |\n", c.name, m.name,
-				100*float64(found[i])/float64(total), found[i], total, len(pages), spent[i].Seconds()/float64(len(pages)))
+			fmt.Fprintf(&report, "| %s | %s | %.1f %% (%d/%d) | %d/%d | %d | %.2f |\n", c.name, m.name,
+				100*float64(found[i])/float64(total), found[i], total, zoneFound[i], zones, len(pages), spent[i].Seconds()/float64(len(pages)))
 		}
 	}
 	t.Log("\n" + report.String())
@@ -163,7 +184,8 @@ func TestEvalFulltext(t *testing.T) {
 			" with the code and the document factory of the commit that holds this file. Each page holds one" +
 			" document of any type; its printed values (the factory's fields) are the truth, and a value's word" +
 			" counts as found when the page's text holds it (upper-cased, surrounding punctuation dropped, each" +
-			" word of the text used once). The row in bold is what `/pipelines/run/fulltext` does (the neural" +
+			" word of the text used once); \"zone lines exact\" counts the machine-readable zones' lines found whole." +
+			" The row in bold is what `/pipelines/run/fulltext` does (the neural" +
 			" cropper's time included); \"page read whole\" is what it does on a page where no document is found;" +
 			" the others are Tesseract's page segmentation modes on the page as it lies. What the figures mean:" +
 			" [accuracy-fulltext.md](accuracy-fulltext.md).\n\n" + report.String()

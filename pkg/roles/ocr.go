@@ -59,8 +59,9 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config
 	} else {
 		defer eng.Close()
 	}
-	// The extraction models load while the worker already serves fulltext;
-	// a recognize request waits for them.
+	// The extraction models load beside the worker's subscription; a
+	// request waits for them (fulltext reads machine-readable zones with
+	// them, and without them when they failed to load).
 	var ext *extractor
 	var xerr error
 	extReady := make(chan struct{})
@@ -77,12 +78,12 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config
 		}
 	}()
 	h := func(ctx context.Context, req stages.MethodRequest) (json.RawMessage, error) {
-		if req.Method == "recognize" {
-			select {
-			case <-extReady:
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
+		// fulltext reads zones with the extraction's reader: it waits for
+		// the models too, and reads without them when they failed.
+		select {
+		case <-extReady:
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
 		switch {
 		case req.Method == "recognize" && ext == nil:
@@ -94,7 +95,11 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config
 		case eng == nil:
 			return nil, apierr.Wrap(apierr.ModelNotLoaded, err, "OCR engine not loaded: "+err.Error())
 		}
-		return fulltext(ctx, d, eng, req, tempDir)
+		var zr ocr.ZoneReader
+		if ext != nil {
+			zr = ext.zone.WithSecondReading()
+		}
+		return fulltext(ctx, d, eng, zr, req, tempDir)
 	}
 	probe := func() bus.Readiness {
 		if eng == nil {
@@ -107,7 +112,7 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config
 
 // fulltext decodes every page of the stored input and reads it (see
 // readPage), pages side by side, reporting each page done.
-func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, req stages.MethodRequest, tempDir string) (json.RawMessage, error) {
+func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, zr ocr.ZoneReader, req stages.MethodRequest, tempDir string) (json.RawMessage, error) {
 	var p params.Classify
 	if raw, err := json.Marshal(req.Params); err == nil {
 		_ = json.Unmarshal(raw, &p)
@@ -135,7 +140,7 @@ func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, req stages.MethodReq
 	g.SetLimit(eng.Size())
 	for i := 0; i < n; i++ {
 		g.Go(func() error {
-			page, err := readPage(gctx, d, eng, run, in, p, doc, i)
+			page, err := readPage(gctx, d, eng, zr, run, in, p, doc, i)
 			if err != nil {
 				return err
 			}
@@ -164,7 +169,7 @@ func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, req stages.MethodReq
 // on it one by one, then the rest of the page (ocr.Engine.ReadDocuments);
 // a page where none is found, and every page with mode=classify_only or
 // classify_crop (no cutting), is read whole.
-func readPage(ctx context.Context, d Deps, eng *ocr.Engine, run *pipeline.Runner, in pipeline.Input, p params.Classify,
+func readPage(ctx context.Context, d Deps, eng *ocr.Engine, zr ocr.ZoneReader, run *pipeline.Runner, in pipeline.Input, p params.Classify,
 	doc decode.Document, i int) (ocr.Page, error) {
 	img, err := doc.Page(ctx, i)
 	if err != nil {
@@ -177,9 +182,9 @@ func readPage(ctx context.Context, d Deps, eng *ocr.Engine, run *pipeline.Runner
 		}
 	}
 	if len(cuts) == 0 {
-		return eng.Read(ctx, img)
+		return eng.ReadZoned(ctx, img, zr)
 	}
-	return eng.ReadDocuments(ctx, img, cuts)
+	return eng.ReadDocuments(ctx, img, cuts, zr)
 }
 
 // reportProgress tells the gateway following the task that done pages of
