@@ -59,7 +59,8 @@ func (e *Engine) ReadZoned(ctx context.Context, img image.Image, zr ZoneReader) 
 // zr reads them, when it reads one that verifies; the zone is looked for
 // only when Tesseract read a line like a zone's (zoneLike). The zone's
 // lines take the place of the first line they replace (the end of the
-// document when Tesseract read none there), one word a line, each a block
+// document when Tesseract read none there; of a line Tesseract read
+// across the zone and beside it, the words beside it stay), one word a line, each a block
 // (a row) of its own when rows is set, else one block together. Their
 // blocks are numbered below zero: the caller numbers the blocks again.
 // read says a zone was read.
@@ -111,19 +112,47 @@ func withZone(ctx context.Context, zr ZoneReader, img image.Image, p Page, rows 
 	at := -1
 	kept := make([]Line, 0, len(p.Lines)+len(lines))
 	for _, l := range p.Lines {
-		if image.Pt(centre(l.Coords)).In(bandImg) {
-			if at < 0 {
-				at = len(kept)
-			}
-			continue
+		rest, changed := outside(l, bandImg)
+		if changed && at < 0 {
+			at = len(kept)
 		}
-		kept = append(kept, l)
+		if len(rest.Words) > 0 {
+			kept = append(kept, rest)
+		}
 	}
 	if at < 0 {
 		at = len(kept)
 	}
 	p.Lines = slices.Insert(kept, at, lines...)
 	return p, true, nil
+}
+
+// outside returns l without its words whose centres lie in band, and
+// whether any did: Tesseract may read a line of values beside the zone
+// and the zone's misread line as one line, and the values stay. The
+// line's text and box are those of the words kept.
+func outside(l Line, band image.Rectangle) (Line, bool) {
+	var words []Word
+	for _, w := range l.Words {
+		if !image.Pt(centre(w.Coords)).In(band) {
+			words = append(words, w)
+		}
+	}
+	if len(words) == len(l.Words) {
+		return l, false
+	}
+	if len(words) == 0 {
+		return Line{}, true
+	}
+	texts := make([]string, len(words))
+	sum := 0.0
+	for i, w := range words {
+		texts[i], sum = w.Text, sum+w.Confidence
+	}
+	first, last := words[0].Coords, words[len(words)-1].Coords
+	l.Words, l.Text, l.Confidence = words, strings.Join(texts, " "), round3(sum/float64(len(words)))
+	l.Coords = [4][2]int{first[0], last[1], first[2], last[3]}
+	return l, true
 }
 
 // cornersRect is the rectangle spanned by four corners.

@@ -142,3 +142,33 @@ func zoneText(p Page) string {
 	}
 	return strings.Join(out, " / ")
 }
+
+// TestOutside keeps the words of a line that lie beside a zone's band.
+func TestOutside(t *testing.T) {
+	word := func(text string, x0, x1 int) Word {
+		return Word{Text: text, Confidence: 0.9, Coords: [4][2]int{{x0, 100}, {x1, 100}, {x0, 120}, {x1, 120}}}
+	}
+	line := Line{Text: "ИВАНОВ P<RUS<<X", Confidence: 0.9, Words: []Word{word("ИВАНОВ", 0, 90), word("P<RUS<<X", 110, 400)},
+		Coords: [4][2]int{{0, 100}, {400, 100}, {0, 120}, {400, 120}}}
+	tests := []struct {
+		name    string
+		band    image.Rectangle
+		want    string
+		changed bool
+	}{
+		{"line beside the band stays whole", image.Rect(0, 200, 400, 260), line.Text, false},
+		{"words on the band go, the rest stays", image.Rect(100, 90, 420, 130), "ИВАНОВ", true},
+		{"line on the band goes", image.Rect(0, 90, 420, 130), "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, changed := outside(line, tt.band)
+			if got.Text != tt.want || changed != tt.changed {
+				t.Fatalf("outside = %q, %v; want %q, %v", got.Text, changed, tt.want, tt.changed)
+			}
+			if tt.want == "ИВАНОВ" && got.Coords != [4][2]int{{0, 100}, {90, 100}, {0, 120}, {90, 120}} {
+				t.Errorf("kept line's box %v, want the kept word's", got.Coords)
+			}
+		})
+	}
+}
