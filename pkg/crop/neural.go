@@ -111,6 +111,9 @@ type NeuralOptions struct {
 	// NoRefine keeps the quads as the network's masks give them, without
 	// moving the sides onto the edges at full resolution (for evaluation).
 	NoRefine bool
+	// NoSides keeps each region's enclosing quadrilateral, without looking
+	// for its straight sides (sidesQuad).
+	NoSides bool
 }
 
 func (o NeuralOptions) withDefaults() NeuralOptions {

@@ -179,17 +179,24 @@ func netCandidates(interior, boundary []float32, size, w, h int, o NeuralOptions
 	pieces = mergePieces(pieces, o.MergeFill)
 	var out []netCandidate
 	for _, b := range pieces {
-		q, ok := reduceToQuad(convexHull(b.pts))
+		hull := convexHull(b.pts)
+		q0, ok := reduceToQuad(hull)
 		if !ok {
 			continue
 		}
-		fill := float64(b.area) / q.Area()
-		q = clampQuad(offsetQuad(q, coreInset+float64(b.level)), float64(w), float64(h))
-		out = append(out, netCandidate{
+		fill := float64(b.area) / q0.Area()
+		q := clampQuad(offsetQuad(q0, coreInset+float64(b.level)), float64(w), float64(h))
+		c := netCandidate{
 			region:  region{quad: q, score: b.sum / float64(b.area), area: q.Area()},
 			fill:    fill,
 			outline: outlineSupport(boundary, size, w, h, q),
-		})
+		}
+		if !o.NoSides {
+			if s, ok := sidesQuad(b.pts, b.edge, hull, q0, w, h); ok {
+				c.quad = clampQuad(offsetQuad(s, coreInset+float64(b.level)), float64(w), float64(h))
+			}
+		}
+		out = append(out, c)
 	}
 	return out, float64(covered) / page
 }
@@ -198,7 +205,10 @@ func netCandidates(interior, boundary []float32, size, w, h int, o NeuralOptions
 type blob struct {
 	// pts are the outer corners of each row's first and last pixel: their
 	// convex hull encloses the region exactly.
-	pts  []geom.Point
+	pts []geom.Point
+	// edge are the points of its outline seen from the left and right of
+	// each row and from above and below each column.
+	edge []geom.Point
 	area int
 	sum  float64
 	// seed is the region's first pixel (y*w + x); group the interior
@@ -304,6 +314,7 @@ func mergePieces(ps []piece, minFill float64) []piece {
 			ps[bi].level = ps[bj].level
 		}
 		ps[bi].pts = append(ps[bi].pts, ps[bj].pts...)
+		ps[bi].edge = append(ps[bi].edge, ps[bj].edge...)
 		ps[bi].area += ps[bj].area
 		ps[bi].sum += ps[bj].sum
 		ps = append(ps[:bj], ps[bj+1:]...)

@@ -14,18 +14,23 @@ type splitter struct {
 	boundary []float32
 	o        NeuralOptions
 	// in marks the pixel set being worked on; seen the pixels already
-	// labelled; rowMin and rowMax describe a region's rows. All are
-	// cleared after each use.
+	// labelled; rowMin and rowMax describe a region's rows, colMin and
+	// colMax its columns. All are cleared after each use.
 	in, seen       []bool
 	rowMin, rowMax []int
+	colMin, colMax []int
 	minPixels      int
 }
 
 func newSplitter(interior, boundary []float32, size, w, h int, o NeuralOptions, minPixels int) *splitter {
 	s := &splitter{w: w, h: h, size: size, interior: interior, boundary: boundary, o: o, minPixels: minPixels,
-		in: make([]bool, w*h), seen: make([]bool, w*h), rowMin: make([]int, h), rowMax: make([]int, h)}
+		in: make([]bool, w*h), seen: make([]bool, w*h), rowMin: make([]int, h), rowMax: make([]int, h),
+		colMin: make([]int, w), colMax: make([]int, w)}
 	for y := range h {
 		s.rowMin[y], s.rowMax[y] = w, -1
+	}
+	for x := range w {
+		s.colMin[x], s.colMax[x] = h, -1
 	}
 	return s
 }
@@ -196,8 +201,9 @@ func (s *splitter) connected(px []int) [][]int {
 	return out
 }
 
-// describe builds the blob of a pixel set: its rows' outer corners, its
-// area and its summed interior probability; seed is its first pixel.
+// describe builds the blob of a pixel set: its rows' outer corners, the
+// points of its outline seen along rows and columns, its area and its
+// summed interior probability; seed is its first pixel.
 func (s *splitter) describe(px []int) blob {
 	b := blob{area: len(px)}
 	if len(px) == 0 {
@@ -205,11 +211,21 @@ func (s *splitter) describe(px []int) blob {
 	}
 	b.seed = px[0]
 	y0, y1 := s.h, -1
+	x0, x1 := s.w, -1
 	for _, p := range px {
 		x, y := p%s.w, p/s.w
 		s.rowMin[y], s.rowMax[y] = min(s.rowMin[y], x), max(s.rowMax[y], x)
+		s.colMin[x], s.colMax[x] = min(s.colMin[x], y), max(s.colMax[x], y)
 		y0, y1 = min(y0, y), max(y1, y)
+		x0, x1 = min(x0, x), max(x1, x)
 		b.sum += float64(s.interior[y*s.size+x])
+	}
+	for x := x0; x <= x1; x++ {
+		if s.colMax[x] >= 0 {
+			fx := float64(x) + 0.5
+			b.edge = append(b.edge, geom.Point{X: fx, Y: float64(s.colMin[x])}, geom.Point{X: fx, Y: float64(s.colMax[x] + 1)})
+		}
+		s.colMin[x], s.colMax[x] = s.h, -1
 	}
 	for y := y0; y <= y1; y++ {
 		if s.rowMax[y] >= 0 {
@@ -217,6 +233,7 @@ func (s *splitter) describe(px []int) blob {
 			fy := float64(y)
 			b.pts = append(b.pts, geom.Point{X: l, Y: fy}, geom.Point{X: l, Y: fy + 1},
 				geom.Point{X: r, Y: fy}, geom.Point{X: r, Y: fy + 1})
+			b.edge = append(b.edge, geom.Point{X: l, Y: fy + 0.5}, geom.Point{X: r, Y: fy + 0.5})
 		}
 		s.rowMin[y], s.rowMax[y] = s.w, -1
 	}

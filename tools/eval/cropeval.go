@@ -38,7 +38,13 @@ type cropResults struct {
 	Times       []time.Duration
 	// Notes lists every file with a miss or a spurious item.
 	Notes []string
+	// Loose lists every document found with an IoU under looseIoU.
+	Loose []string
 }
+
+// looseIoU is the IoU under which a found document is listed as cut
+// loosely.
+const looseIoU = 0.9
 
 // cropSet is the evaluation of every cropper on one labelled set.
 type cropSet struct {
@@ -47,8 +53,10 @@ type cropSet struct {
 }
 
 // openCroppers builds the croppers compared: the neural one as the
-// service runs it, the same with one look only (no second, closer look)
-// and without the full-resolution refinement, and the simple one.
+// service runs it, the same with one look only (no second, closer look),
+// without the full-resolution refinement and with each region's enclosing
+// quadrilateral kept (no search for its straight sides), and the simple
+// one.
 func openCroppers(modelsDir string) ([]cropper, func(), error) {
 	nn, err := crop.OpenNeural(crop.NeuralConfig{Dir: modelsDir, Threads: 1})
 	if err != nil {
@@ -65,6 +73,13 @@ func openCroppers(modelsDir string) ([]cropper, func(), error) {
 		_ = raw.Close()
 		return nil, nil, err
 	}
+	encl, err := crop.OpenNeural(crop.NeuralConfig{Dir: modelsDir, Threads: 1, Options: crop.NeuralOptions{NoSides: true}})
+	if err != nil {
+		_ = nn.Close()
+		_ = raw.Close()
+		_ = one.Close()
+		return nil, nil, err
+	}
 	quads := func(fs []crop.Found, err error) ([]geom.Quad, error) {
 		out := make([]geom.Quad, len(fs))
 		for i, f := range fs {
@@ -76,11 +91,12 @@ func openCroppers(modelsDir string) ([]cropper, func(), error) {
 		{"neural", func(ctx context.Context, p image.Image) ([]geom.Quad, error) { return quads(nn.Find(ctx, p)) }},
 		{"neural, one look", func(ctx context.Context, p image.Image) ([]geom.Quad, error) { return quads(one.Find(ctx, p)) }},
 		{"neural, no refinement", func(ctx context.Context, p image.Image) ([]geom.Quad, error) { return quads(raw.Find(ctx, p)) }},
+		{"neural, enclosing quads", func(ctx context.Context, p image.Image) ([]geom.Quad, error) { return quads(encl.Find(ctx, p)) }},
 		{"simple", func(_ context.Context, p image.Image) ([]geom.Quad, error) {
 			return quads(crop.Simple(p, crop.SimpleOptions{}))
 		}},
 	}
-	return cs, func() { _ = nn.Close(); _ = raw.Close(); _ = one.Close() }, nil
+	return cs, func() { _ = nn.Close(); _ = raw.Close(); _ = one.Close(); _ = encl.Close() }, nil
 }
 
 // evaluateCroppers runs every cropper on every page of every case, in
@@ -198,6 +214,9 @@ func (r *cropResults) score(tc testCase, pages [][]geom.Quad) {
 		used[bi] = true
 		r.Found++
 		r.IoUs = append(r.IoUs, best)
+		if best < looseIoU {
+			r.Loose = append(r.Loose, fmt.Sprintf("%s: %s (IoU %.2f)", rel(tc.Path), td.Type, best))
+		}
 	}
 	spurious := n - (len(tc.Docs) - len(missed))
 	r.Spurious += spurious

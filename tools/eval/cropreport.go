@@ -92,11 +92,19 @@ func (s *cropSet) markdown(b *strings.Builder, plot string) {
 	row("files not decoded or failed", func(r *cropResults) string { return fmt.Sprint(r.Failed) })
 	fmt.Fprintf(b, "\n![share of documents found at or above each IoU](%s)\n", plot)
 	for _, r := range s.Results {
-		if r.Name == "neural, no refinement" {
+		if r.Name == "neural, no refinement" || r.Name == "neural, enclosing quads" {
 			continue
 		}
 		fmt.Fprintf(b, "\n<details><summary>%s: %d files with a miss or a spurious item</summary>\n\n", r.Name, len(r.Notes))
 		for _, n := range r.Notes {
+			b.WriteString("- " + n + "\n")
+		}
+		b.WriteString("\n</details>\n")
+		if len(r.Loose) == 0 || r.Name != s.Results[0].Name {
+			continue
+		}
+		fmt.Fprintf(b, "\n<details><summary>%s: %d documents found with IoU under %.1f</summary>\n\n", r.Name, len(r.Loose), looseIoU)
+		for _, n := range r.Loose {
 			b.WriteString("- " + n + "\n")
 		}
 		b.WriteString("\n</details>\n")
