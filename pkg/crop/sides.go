@@ -31,8 +31,8 @@ const (
 	sideParallel = 20.0
 	// sideMinSupport is the least share of each side the outline must
 	// follow (a side hidden by another document is still seen in part;
-	// chosen on the tuning set: 0.4 to 0.5 best, 0.2 lets quads on the
-	// wrong runs in, 0.7 keeps most leaks).
+	// chosen on the tuning set: 0.4 to 0.5 best, 0.3 lets quads on the
+	// wrong runs in, 0.6 and 0.7 keep more of the leaks).
 	sideMinSupport = 0.5
 	// sideMinHidden is the least share for a quad that holds the whole
 	// region: what it adds is hidden under something lying across the

@@ -93,8 +93,8 @@ func (rr *rowReader) anyZoneLike() bool {
 
 // zoneLike reports whether l, a row's reading at its own width (rect its
 // box), could be a line of a zone: it holds a filler, or at least
-// minZoneLike characters and about as many as a zone line of its size
-// holds. A zone's characters are
+// minZoneLike characters, about as many as a zone line of its size
+// holds, read with some certainty (minZoneLikeConf). A zone's characters are
 // narrow: on the factory's scans and photos its lines read 1.6 to 3.4
 // characters per height of their box at their own width, blurred ones
 // included, where the printed lines of a form read with the zone's
@@ -104,8 +104,18 @@ func zoneLike(l ppocr.Line, rect image.Rectangle) bool {
 	if strings.ContainsRune(l.Text, Filler) {
 		return true
 	}
-	return len(l.Chars) >= minZoneLike && float64(len(l.Chars)*rect.Dy()) >= 1.2*float64(rect.Dx())
+	return len(l.Chars) >= minZoneLike && l.Confidence >= minZoneLikeConf &&
+		float64(len(l.Chars)*rect.Dy()) >= 1.2*float64(rect.Dx())
 }
+
+// minZoneLikeConf is the least mean character probability of a zone-like
+// reading without a filler. Dense small print (a SNILS card's back, a
+// form's paragraphs) read with the zone's alphabet packs as many
+// characters as a zone line does, but the recogniser is unsure of them:
+// 0.15 to 0.66 on the factory's SNILS back, where the lines of zones
+// whose fillers blur away read 0.59 to 0.82 on its photos (seed 4242),
+// and those with fillers up to 0.97.
+const minZoneLikeConf = 0.55
 
 // minZoneLike is the fewest characters of a zone-like reading without a
 // filler: a line needs 15 at least to be read as a zone's (readDetected),
