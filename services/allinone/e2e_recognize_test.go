@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"image/jpeg"
 	"image/png"
 	"net/http"
 	"testing"
@@ -57,6 +58,57 @@ func TestRecognizePassport(t *testing.T) {
 			if c <= 0 || c > 1 || len(coords) != 4 {
 				t.Errorf("%s: %s confidence %v coords %v", path, f, fv["confidence"], fv["coords"])
 			}
+		}
+	}
+}
+
+// TestRecognizeOnlyKeepsThePagesApart sends a PDF of three factory passport
+// scans, one a page, as already classified documents: the pages are read
+// side by side, and each item must carry its own page's number and fields,
+// in the pages' order.
+func TestRecognizeOnlyKeepsThePagesApart(t *testing.T) {
+	g, err := synth.New(synth.Config{Seed: 7, Types: []string{"passport_main"}, MinDocs: 1, MaxDocs: 1, ScanProb: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pages = 3
+	var jpegs [][]byte
+	var sizes [][2]int
+	var want []string
+	for i := range pages {
+		crops, err := g.Crops(context.Background(), i, 1600, 0)
+		if err != nil || len(crops) != 1 {
+			t.Fatalf("factory: %d crops, %v", len(crops), err)
+		}
+		up, err := synth.Upright(crops[0].Img, crops[0].Rotation)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := jpeg.Encode(&buf, up, &jpeg.Options{Quality: 92}); err != nil {
+			t.Fatal(err)
+		}
+		b := up.Bounds()
+		jpegs = append(jpegs, buf.Bytes())
+		sizes = append(sizes, [2]int{b.Dx(), b.Dy()})
+		want = append(want, crops[0].Fields["series_and_number"])
+	}
+	pdf, err := synth.BuildPDF(jpegs, sizes, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := startAllInOne(t, nil)
+	status, body := in.post(t, "/pipelines/run/recognize?mode=recognize_only&doc_type=passport_main", "image", pdf)
+	items, _ := body["items"].([]any)
+	if status != http.StatusOK || len(items) != pages || body["pages_count"] != float64(pages) {
+		t.Fatalf("%d, %d items: %v", status, len(items), body)
+	}
+	for i, it := range items {
+		item := it.(map[string]any)
+		fields, _ := item["fields"].(map[string]any)
+		sn, _ := fields["series_and_number"].(map[string]any)
+		if item["page"] != float64(i+1) || sn["text"] != want[i] {
+			t.Errorf("item %d: page %v, series and number %v, want page %d, %q", i, item["page"], sn["text"], i+1, want[i])
 		}
 	}
 }
