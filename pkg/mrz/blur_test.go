@@ -34,3 +34,18 @@ func TestReadBlurredZoneAtOwnWidth(t *testing.T) {
 		t.Errorf("line 2 %q, want %q", rd.Lines[1], want)
 	}
 }
+
+// A Reader WithZoneAtBottom, which gives up when neither of an image's two
+// lowest rows reads like a zone line, still reads a zone that ends its
+// image (the blurred zone above, whose rows are read at their own width
+// first).
+func TestZoneAtBottom(t *testing.T) {
+	r := NewReader(testutil.PPOCR(t)).WithZoneAtBottom()
+	rd, err := r.Read(context.Background(), testutil.DecodeImage(t, "testdata/photo_blurred_zone.jpg"))
+	if err != nil || !rd.Valid() {
+		t.Fatalf("blurred zone: %v, %+v", err, rd)
+	}
+	if want := "5818322849RUS7311154M<<<<<<<2120125549145<30"; rd.Lines[1] != want {
+		t.Errorf("line 2 %q, want %q", rd.Lines[1], want)
+	}
+}

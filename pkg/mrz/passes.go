@@ -108,6 +108,11 @@ func zoneLike(l ppocr.Line, rect image.Rectangle) bool {
 		float64(len(l.Chars)*rect.Dy()) >= 1.2*float64(rect.Dx())
 }
 
+// lowestRows is how many of the lowest candidate rows a Reader
+// WithZoneAtBottom reads before it gives up: the zone's last line and a
+// line of print under it.
+const lowestRows = 2
+
 // minZoneLikeConf is the least mean character probability of a zone-like
 // reading without a filler. Dense small print (a SNILS card's back, a
 // form's paragraphs) read with the zone's alphabet packs as many
@@ -139,6 +144,19 @@ func (r *Reader) readRows(ctx context.Context, m *ppocr.Image, boxes []ppocr.Box
 		return r.ReadDetected(ctx, m, boxes)
 	}
 	rr := newRowReader(r, m, boxes, true)
+	if r.lowest && len(rr.cand) > 0 {
+		like := false
+		for i := len(rr.cand) - 1; i >= max(0, len(rr.cand)-lowestRows) && !like; i-- {
+			l, err := rr.line(ctx, i, blurStretch)
+			if err != nil {
+				return nil, err
+			}
+			like = zoneLike(l.greedy, rr.cand[i])
+		}
+		if !like {
+			return nil, ErrNoZoneLines
+		}
+	}
 	quick, err := readDetected(ctx, rr, blurStretch, recStretch)
 	if (err != nil && !errors.Is(err, ErrNotFound)) || (quick != nil && quick.Valid()) {
 		return quick, err

@@ -20,6 +20,9 @@ type Reader struct {
 	// again is set when a zone that does not verify is read a second
 	// time with its lines at their own width (WithSecondReading).
 	again bool
+	// lowest is set when the zone must end at the image's lowest rows
+	// (WithZoneAtBottom).
+	lowest bool
 }
 
 // NewReader returns a Reader over a loaded engine.
@@ -39,6 +42,18 @@ func NewReader(e *ppocr.Engine) *Reader {
 func (r *Reader) WithSecondReading() *Reader {
 	c := *r
 	c.again = true
+	return &c
+}
+
+// WithZoneAtBottom returns a Reader WithSecondReading for images cut to
+// the band where a zone can lie, whose lowest row is the zone's last line
+// or a line of print under it: when neither of the two lowest candidate
+// rows reads like a zone line at its own width, the rows above are not
+// read (ErrNoZoneLines). Dense print filling the band (a SNILS card's
+// back) then costs two rows, not every row of the band.
+func (r *Reader) WithZoneAtBottom() *Reader {
+	c := *r.WithSecondReading()
+	c.lowest = true
 	return &c
 }
 

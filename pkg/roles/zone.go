@@ -66,7 +66,7 @@ func openZoneReader(m config.Models, log *slog.Logger, logitsOnly bool, words *c
 		_ = z.Close()
 		return nil, err
 	}
-	z.rd = mrz.NewReader(z.eng).WithSecondReading()
+	z.rd = mrz.NewReader(z.eng).WithZoneAtBottom()
 	z.digits = z.eng.Charset(func(r rune) bool { return r >= '0' && r <= '9' })
 	if z.words = words; z.words == nil {
 		if z.words, err = classify.LoadTypeWords(); err != nil {
