@@ -207,9 +207,8 @@ func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, n no
 
 // recognizeOnly treats every page as one upright document of the first
 // requested type (the image comes from an earlier classification). Pages
-// are decoded in turn and read side by side, as many as the extractor has
-// Tesseracts (a page waits to be decoded until one is free, so no more
-// pages are held than are being read); the answer keeps the pages' order.
+// are read side by side, as many as the extractor has Tesseracts (one
+// decoded page each in memory); the answer keeps the pages' order.
 func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, n normalizers, req stages.MethodRequest, p params.Recognize, tempDir string, resp *RecognizeResponse) error {
 	data, err := d.Store.Get(ctx, req.InputKey)
 	if err != nil {
@@ -225,16 +224,15 @@ func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, n normaliz
 	resp.PagesCount, resp.PageCount = pages, pages
 	t := p.DocTypes[0]
 	items := make([]RecognizeItem, pages)
-	var decoding, counting sync.Mutex
+	var mu sync.Mutex
 	done := 0
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(x.Size(), 1))
 	for i := 0; i < pages; i++ {
-		// g.Go waits for a free reader, so the decoding does too.
 		g.Go(func() error {
-			img, err := decodePage(gctx, doc, &decoding, i)
+			img, err := doc.Page(gctx, i)
 			if err != nil {
-				return err
+				return cropsvc.DecodeError(err)
 			}
 			res, err := extractDoc(gctx, d, x, n, p, req.TaskID, t, img)
 			if err != nil {
@@ -243,8 +241,8 @@ func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, n normaliz
 			b := img.Bounds()
 			items[i] = RecognizeItem{DocType: res.DocType, Fields: res.Fields, Confidence: 1, Page: i + 1,
 				DocCoords: [][2]int{{b.Min.X, b.Min.Y}, {b.Max.X, b.Min.Y}, {b.Min.X, b.Max.Y}, {b.Max.X, b.Max.Y}}}
-			counting.Lock()
-			defer counting.Unlock()
+			mu.Lock()
+			defer mu.Unlock()
 			done++
 			reportProgress(d, req.TaskID, done, pages)
 			return nil
@@ -255,16 +253,4 @@ func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, n normaliz
 	}
 	resp.Items = append(resp.Items, items...)
 	return nil
-}
-
-// decodePage decodes page i of doc, one page at a time (mu: a document's
-// decoder is not shared between goroutines).
-func decodePage(ctx context.Context, doc decode.Document, mu *sync.Mutex, i int) (image.Image, error) {
-	mu.Lock()
-	defer mu.Unlock()
-	img, err := doc.Page(ctx, i)
-	if err != nil {
-		return nil, cropsvc.DecodeError(err)
-	}
-	return img, nil
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"image/jpeg"
-	"image/png"
+	"image"
 	"net/http"
 	"testing"
 
@@ -16,29 +14,14 @@ import (
 // (mode=recognize_only) and to the hosted /recognize, and checks the
 // answer's shape and the fields the machine-readable zone settles.
 func TestRecognizePassport(t *testing.T) {
-	g, err := synth.New(synth.Config{Seed: 7, Types: []string{"passport_main"}, MinDocs: 1, MaxDocs: 1, ScanProb: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	crops, err := g.Crops(context.Background(), 0, 1600, 0)
-	if err != nil || len(crops) != 1 {
-		t.Fatalf("factory: %d crops, %v", len(crops), err)
-	}
-	up, err := synth.Upright(crops[0].Img, crops[0].Rotation)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, up); err != nil {
-		t.Fatal(err)
-	}
-	truth := crops[0].Fields
+	up, truth := factoryScan(t, "passport_main", 0)
+	scan := encodePNG(t, up)
 	in := startAllInOne(t, nil)
 	for _, path := range []string{
 		"/pipelines/run/recognize?mode=recognize_only&doc_type=passport_main",
 		"/recognize?token=any&mode=recognize_only&doc_type=passport_main",
 	} {
-		status, body := in.post(t, path, "image", buf.Bytes())
+		status, body := in.post(t, path, "image", scan)
 		items, _ := body["items"].([]any)
 		if status != http.StatusOK || len(items) != 1 || body["docs_count"] != 1.0 {
 			t.Fatalf("%s: %d %v", path, status, body)
@@ -67,31 +50,16 @@ func TestRecognizePassport(t *testing.T) {
 // side by side, and each item must carry its own page's number and fields,
 // in the pages' order.
 func TestRecognizeOnlyKeepsThePagesApart(t *testing.T) {
-	g, err := synth.New(synth.Config{Seed: 7, Types: []string{"passport_main"}, MinDocs: 1, MaxDocs: 1, ScanProb: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
 	const pages = 3
 	var jpegs [][]byte
 	var sizes [][2]int
 	var want []string
 	for i := range pages {
-		crops, err := g.Crops(context.Background(), i, 1600, 0)
-		if err != nil || len(crops) != 1 {
-			t.Fatalf("factory: %d crops, %v", len(crops), err)
-		}
-		up, err := synth.Upright(crops[0].Img, crops[0].Rotation)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var buf bytes.Buffer
-		if err := jpeg.Encode(&buf, up, &jpeg.Options{Quality: 92}); err != nil {
-			t.Fatal(err)
-		}
+		up, truth := factoryScan(t, "passport_main", i)
 		b := up.Bounds()
-		jpegs = append(jpegs, buf.Bytes())
+		jpegs = append(jpegs, encodeJPEG(t, up, 92))
 		sizes = append(sizes, [2]int{b.Dx(), b.Dy()})
-		want = append(want, crops[0].Fields["series_and_number"])
+		want = append(want, truth["series_and_number"])
 	}
 	pdf, err := synth.BuildPDF(jpegs, sizes, 200)
 	if err != nil {
@@ -111,4 +79,23 @@ func TestRecognizeOnlyKeepsThePagesApart(t *testing.T) {
 			t.Errorf("item %d: page %v, series and number %v, want page %d, %q", i, item["page"], sn["text"], i+1, want[i])
 		}
 	}
+}
+
+// factoryScan is a clean scan of the factory's document of type typ
+// (seed 7, scene i), turned upright, and its truth.
+func factoryScan(t *testing.T, typ string, i int) (image.Image, map[string]string) {
+	t.Helper()
+	g, err := synth.New(synth.Config{Seed: 7, Types: []string{typ}, MinDocs: 1, MaxDocs: 1, ScanProb: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	crops, err := g.Crops(context.Background(), i, 1600, 0)
+	if err != nil || len(crops) != 1 {
+		t.Fatalf("factory: %d crops, %v", len(crops), err)
+	}
+	up, err := synth.Upright(crops[0].Img, crops[0].Rotation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return up, crops[0].Fields
 }

@@ -1,39 +1,19 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
-
-	"docsuite/pkg/synth"
 )
 
 // registrationPage is a clean scan of the factory's residence page of
 // type typ (seed 7, first scene), as PNG, and its truth.
 func registrationPage(t *testing.T, typ string) ([]byte, map[string]string) {
 	t.Helper()
-	g, err := synth.New(synth.Config{Seed: 7, Types: []string{typ}, MinDocs: 1, MaxDocs: 1, ScanProb: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	crops, err := g.Crops(context.Background(), 0, 1600, 0)
-	if err != nil || len(crops) != 1 {
-		t.Fatalf("factory: %d crops, %v", len(crops), err)
-	}
-	up, err := synth.Upright(crops[0].Img, crops[0].Rotation)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, up); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes(), crops[0].Fields
+	up, truth := factoryScan(t, typ, 0)
+	return encodePNG(t, up), truth
 }
 
 // TestRecognizeRegistration posts residence pages to /recognize as
