@@ -212,7 +212,8 @@ type WordScore struct {
 	// a template's word, a field's value, a holder's first name or
 	// patronymic (see nameLike), or a word the dictionary holds
 	// (minDictLen letters or more). Unknown counts those of them that no
-	// template prints and no field holds but the dictionary does: the real
+	// template prints and no field holds but the dictionary does, short
+	// ones not one letter off a template's word (lexicon.near): the real
 	// words of a document outside the catalogue. What OCR reads out of a
 	// noisy photograph (gibberish, a surname no dictionary lists) is
 	// neither: it says nothing of the document's type.
@@ -256,7 +257,7 @@ func (tw *TypeWords) Score(read []string) WordScore {
 						s.Values[t] += v
 					}
 				}
-			case DictionaryWord(w) && tw.dict.has(w):
+			case DictionaryWord(w) && tw.dict.has(w) && !tw.words.near(w):
 				s.Read++
 				s.Unknown++
 			}
@@ -324,6 +325,23 @@ func (l *lexicon) match(w string) string {
 		}
 	}
 	return best
+}
+
+// near reports whether w, too short for match to forgive a wrong letter
+// (allowedErrors), is one letter off a known word of its length: a
+// caption misread (ДАТА as ЛАТА) that the dictionary happens to hold is
+// no evidence of a document outside the catalogue.
+func (l *lexicon) near(w string) bool {
+	rw := []rune(w)
+	if allowedErrors(len(rw)) > 0 {
+		return false
+	}
+	for _, c := range l.byLen[len(rw)] {
+		if editdist.Distance(rw, c.runes, 2) <= 1 {
+			return true
+		}
+	}
+	return false
 }
 
 func allowedErrors(n int) int {

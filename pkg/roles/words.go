@@ -45,7 +45,7 @@ const (
 const (
 	minKnown   = 2
 	knownLead  = 2
-	checkLines = 3
+	checkLines = 6
 )
 
 // uprightWords reads the printed words of the crop turned by rot (views
