@@ -93,6 +93,7 @@ Made by ` + "`make eval`" + ` against a fresh all-in-one (default cropper). Othe
 [synthetic test set](accuracy-synthetic.md) (the same measures on fresh factory scenes),
 [croppers](accuracy-cropper.md), [extraction](accuracy-extraction.md) (current figures:
 [accuracy-extraction-current.md](accuracy-extraction-current.md)), [forgery check](accuracy-fraud.md),
-[quality flags](quality.md), and how the models are made and measured in [models](models.md).
+[quality flags](quality.md), every wrong type below looked at in [accuracy-misses.md](accuracy-misses.md),
+and how the models are made and measured in [models](models.md).
 
 `
