@@ -213,7 +213,7 @@ func (r *results) orientEight(ctx context.Context, c *client, path string, data 
 			r.Orient8Misses = append(r.Orient8Misses, fmt.Sprintf("%s: turned %d: no answer (%v)", path, s, err))
 			continue
 		}
-		sort.Slice(a.Items, func(i, j int) bool { return area(ring(a.Items[i].Quad)) > area(ring(a.Items[j].Quad)) })
+		sort.Slice(a.Items, func(i, j int) bool { return quadArea(a.Items[i].Quad) > quadArea(a.Items[j].Quad) })
 		ok := geom.Rotation(a.Items[0].Rotation) == s.Inverse()
 		if ok {
 			r.Orient8OK++
