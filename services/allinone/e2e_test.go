@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -15,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"syscall"
 	"testing"
 	"time"
 
@@ -29,8 +31,25 @@ type instance struct {
 
 // startAllInOne runs the real all-in-one (embedded NATS, folder store,
 // every role, the real models) on a free port, configured the way a user
-// would: through the environment.
+// would: through the environment. The port is free when chosen but may be
+// taken before the all-in-one binds it (tests of other packages start
+// servers at the same time); it then starts again on another.
 func startAllInOne(t *testing.T, env map[string]string) *instance {
+	t.Helper()
+	for try := 1; ; try++ {
+		in, err := tryAllInOne(t, env)
+		if err == nil {
+			return in
+		}
+		if !errors.Is(err, syscall.EADDRINUSE) || try == 3 {
+			t.Fatalf("all-in-one did not start: %v", err)
+		}
+	}
+}
+
+// tryAllInOne starts the all-in-one once; it returns an error when it
+// stopped before answering (a port taken since it was chosen).
+func tryAllInOne(t *testing.T, env map[string]string) (*instance, error) {
 	t.Helper()
 	dir := t.TempDir()
 	root := testutil.RepoRoot()
@@ -57,6 +76,25 @@ func startAllInOne(t *testing.T, env map[string]string) *instance {
 	done := make(chan error, 1)
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	go func() { done <- run(ctx, cfg, log) }()
+	in := &instance{base: "http://" + addr}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		select {
+		case err := <-done:
+			cancel()
+			return nil, fmt.Errorf("stopped before answering: %w", err)
+		case <-time.After(50 * time.Millisecond):
+		}
+		resp, err := http.Get(in.base + "/openapi.json")
+		if err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("all-in-one not answering within 30s: %v", err)
+		}
+	}
 	t.Cleanup(func() {
 		cancel()
 		select {
@@ -68,16 +106,7 @@ func startAllInOne(t *testing.T, env map[string]string) *instance {
 			t.Error("all-in-one did not stop within 30s")
 		}
 	})
-	in := &instance{base: "http://" + addr}
-	testutil.Eventually(t, 30*time.Second, func() error {
-		resp, err := http.Get(in.base + "/openapi.json")
-		if err != nil {
-			return err
-		}
-		resp.Body.Close()
-		return nil
-	})
-	return in
+	return in, nil
 }
 
 // post sends a file in the multipart field (image unless field says
