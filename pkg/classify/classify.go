@@ -126,6 +126,10 @@ type Evidence struct {
 	// found.
 	Words     []string
 	WordsRead bool
+	// WordConfidence is Tesseract's confidence (0 to 1) in each of Words,
+	// kept for tools/wordsfit's readings; the classifier does not weigh
+	// it (a filter on it was measured and not kept: docs/models.md).
+	WordConfidence []float64
 	// EdgeNumber says a Russian internal passport's series and number was
 	// read along the right edge of the crop turned upright: it counts for
 	// the types that print it (TypeWords.PrintsEdgeNumber), weighed as the

@@ -52,8 +52,8 @@ const (
 // turns it and finds its lines) and returns them with the rotation
 // they were read at: rot, or, when settled is false, another that reads
 // more known words (see minKnown).
-func (z *zoneReader) uprightWords(ctx context.Context, views *turnedViews, rot geom.Rotation, settled bool) ([]string, geom.Rotation, error) {
-	read := func(r geom.Rotation, n int) ([][]string, error) {
+func (z *zoneReader) uprightWords(ctx context.Context, views *turnedViews, rot geom.Rotation, settled bool) (readWordsOut, geom.Rotation, error) {
+	read := func(r geom.Rotation, n int) ([]wordLine, error) {
 		v, err := views.at(ctx, r)
 		if err != nil {
 			return nil, err
@@ -73,7 +73,7 @@ func (z *zoneReader) uprightWords(ctx context.Context, views *turnedViews, rot g
 	for _, r := range []geom.Rotation{geom.NewRotation(k+2, m), geom.NewRotation(k, !m), geom.NewRotation(k+2, !m)} {
 		other, err := read(r, checkLines)
 		if err != nil {
-			return nil, 0, err
+			return readWordsOut{}, 0, err
 		}
 		if n := z.known(other); n > bestKnown {
 			best, bestKnown = r, n
@@ -86,11 +86,25 @@ func (z *zoneReader) uprightWords(ctx context.Context, views *turnedViews, rot g
 	return flatten(lines), best, err
 }
 
+// wordLine is the words read on one text line, with Tesseract's
+// confidence (0 to 1) in each.
+type wordLine struct {
+	words []string
+	conf  []float64
+}
+
+// readWordsOut is the words read on a crop in order, with their
+// confidences (classify.Evidence.WordConfidence).
+type readWordsOut struct {
+	words []string
+	conf  []float64
+}
+
 // known counts the familiar words of lines (classify.TypeWords.Familiar).
-func (z *zoneReader) known(lines [][]string) int {
+func (z *zoneReader) known(lines []wordLine) int {
 	n := 0
 	for _, l := range lines {
-		for _, w := range l {
+		for _, w := range l.words {
 			if z.words.Familiar(w) {
 				n++
 			}
@@ -99,20 +113,22 @@ func (z *zoneReader) known(lines [][]string) int {
 	return n
 }
 
-// flatten joins the words of lines in order.
-func flatten(lines [][]string) []string {
-	var out []string
+// flatten joins the words of lines, and their confidences, in order.
+func flatten(lines []wordLine) readWordsOut {
+	var out readWordsOut
 	for _, l := range lines {
-		out = append(out, l...)
+		out.words = append(out.words, l.words...)
+		out.conf = append(out.conf, l.conf...)
 	}
 	return out
 }
 
 // readWords reads the words of the n tallest text lines of up, the crop
-// turned upright, one slice per line, tallest first (empty for a line
+// turned upright, one wordLine per line, tallest first (empty for a line
 // outside the crop); rects are its detected lines in up's coordinates
-// (origin at 0,0).
-func readWords(ctx context.Context, eng *ocr.Engine, up image.Image, rects []image.Rectangle, n int) ([][]string, error) {
+// (origin at 0,0). Words are the runs of letters of Tesseract's words
+// (classify.SplitWords), each with its Tesseract word's confidence.
+func readWords(ctx context.Context, eng *ocr.Engine, up image.Image, rects []image.Rectangle, n int) ([]wordLine, error) {
 	var lines []image.Rectangle
 	for _, r := range rects {
 		if r.Dy() >= minWordLinePx && float64(r.Dx()) >= wordLineAspect*float64(r.Dy()) {
@@ -121,7 +137,7 @@ func readWords(ctx context.Context, eng *ocr.Engine, up image.Image, rects []ima
 	}
 	sort.SliceStable(lines, func(a, b int) bool { return lines[a].Dy() > lines[b].Dy() })
 	lines = lines[:min(len(lines), n)]
-	words := make([][]string, len(lines))
+	words := make([]wordLine, len(lines))
 	ob := up.Bounds()
 	for i, r := range lines {
 		if err := ctx.Err(); err != nil {
@@ -132,11 +148,18 @@ func readWords(ctx context.Context, eng *ocr.Engine, up image.Image, rects []ima
 		if box.Empty() {
 			continue
 		}
-		text, _, err := eng.ReadField(ctx, scaleLine(up, box), ocr.FieldOptions{})
+		_, read, err := eng.ReadField(ctx, scaleLine(up, box), ocr.FieldOptions{})
 		if err != nil {
 			return nil, err
 		}
-		words[i] = classify.SplitWords(text)
+		for _, l := range read {
+			for _, w := range l.Words {
+				for _, part := range classify.SplitWords(w.Text) {
+					words[i].words = append(words[i].words, part)
+					words[i].conf = append(words[i].conf, w.Confidence)
+				}
+			}
+		}
 	}
 	return words, nil
 }

@@ -187,7 +187,7 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 		if err != nil {
 			return ev, 0, 0, err
 		}
-		ev.Words, ev.WordsRead = words, true
+		ev.Words, ev.WordConfidence, ev.WordsRead = words.words, words.conf, true
 		if r != rot {
 			// The printed words read right turned another way: the text
 			// lines and docnet were wrong (a Cyrillic document PP-OCR

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"docsuite/pkg/classify"
 	"docsuite/pkg/doctypes"
@@ -64,6 +65,102 @@ func edgeWeight(tw *classify.TypeWords, rs []reading) float64 {
 		}
 	}
 	return math.Log((hits[0]+1)/(n[0]+2)) - math.Log((hits[1]+1)/(n[1]+2))
+}
+
+// swapPictures returns rs followed, for a share q of them (drawn with
+// seed), by a copy whose picture probabilities are those of a reading of
+// another family: docnet sure and wrong, as it is on many real
+// photographs, where the words must decide. With q = 1 every reading gets
+// its copy; q = 0 returns rs.
+func swapPictures(rs []reading, q float64, seed uint64) []reading {
+	if q <= 0 || len(rs) < 2 {
+		return rs
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	out := append([]reading(nil), rs...)
+	for _, r := range rs {
+		if rng.Float64() >= q {
+			continue
+		}
+		for range 100 {
+			o := rs[rng.IntN(len(rs))]
+			if doctypes.Family(o.Type) != doctypes.Family(r.Type) {
+				r.P = o.P
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// sharpen returns w with every weight scaled by the one factor that
+// gives the true classes of rs the least loss: temperature scaling of the
+// words' revision. The answers stay; their confidence moves. A fit on
+// swapped pictures (swapPictures) learns from crops whose picture lies and
+// so answers the crops whose picture is right too unsurely: sharpened on
+// the readings as read, its confidence is calibrated again there.
+func sharpen(tw *classify.TypeWords, classes []string, rs []reading, w classify.WordWeights) (classify.WordWeights, float64) {
+	index := map[string]int{}
+	for i, c := range classes {
+		index[c] = i
+	}
+	zs := make([][]float64, len(rs))
+	ys := make([]int, len(rs))
+	for n, r := range rs {
+		zs[n], ys[n] = tw.Logits(w, classes, r.P, r.score(tw)), index[r.Type]
+	}
+	loss := func(f float64) float64 {
+		sum := 0.0
+		z := make([]float64, len(classes))
+		for n := range zs {
+			for i := range z {
+				z[i] = f * zs[n][i]
+			}
+			sum -= math.Log(max(prob.Softmax(z)[ys[n]], 1e-300))
+		}
+		return sum / float64(len(zs))
+	}
+	// Golden-section search: the loss is convex in the factor.
+	a, b := 0.25, 8.0
+	g := (math.Sqrt(5) - 1) / 2
+	for range 60 {
+		c, d := b-g*(b-a), a+g*(b-a)
+		if loss(c) < loss(d) {
+			b = d
+		} else {
+			a = c
+		}
+	}
+	f := (a + b) / 2
+	w.Picture, w.Matched, w.Share, w.OtherUnknown = f*w.Picture, f*w.Matched, f*w.Share, f*w.OtherUnknown
+	w.NonDocRead, w.Values, w.OtherShare, w.EdgeNumber = f*w.NonDocRead, f*w.Values, f*w.OtherShare, f*w.EdgeNumber
+	return w, f
+}
+
+// dropUnsure returns copies of rs without the words read at a confidence
+// under c that no template prints and no field holds
+// (classify.TypeWords.Familiar): what Tesseract makes of a background's
+// pattern. Readings cached without confidences are left as they are.
+func dropUnsure(tw *classify.TypeWords, rs []reading, c float64) []reading {
+	if c <= 0 {
+		return rs
+	}
+	out := make([]reading, len(rs))
+	for i, r := range rs {
+		out[i] = r
+		if len(r.Conf) != len(r.Words) {
+			continue
+		}
+		out[i].Words, out[i].Conf = nil, nil
+		for k, w := range r.Words {
+			if r.Conf[k] >= c || tw.Familiar(w) {
+				out[i].Words = append(out[i].Words, w)
+				out[i].Conf = append(out[i].Conf, r.Conf[k])
+			}
+		}
+	}
+	return out
 }
 
 // score is what the classifier weighs of a reading: its words' score and

@@ -8,6 +8,8 @@
 //	go run ./tools/wordsfit -fit DIR,DIR2 -test DIR3 -write   also write the weights
 //	go run ./tools/wordsfit -models DIR -repicture ...   keep the cached words, take the
 //	                                                     picture's probabilities from DIR's docnet
+//	go run ./tools/wordsfit -swap 0.25 -unsure 0.6 ...   experiments (docs/models.md): fit against
+//	                                                     pictures that lie, leave unsure words out
 //
 // Each folder holds crops and the labels.jsonl that tools/synth -crops
 // writes. Every crop is read as the classifier worker reads it (picture,
@@ -39,6 +41,10 @@ func main() {
 	repicture := flag.Bool("repicture", false, "keep the cached readings' words and orientation, take the "+
 		"picture's probabilities again from -models (compares docnets in a minute; the words were read with the "+
 		"orientation the earlier docnet helped choose, so delete the caches before the fit that is kept)")
+	swap := flag.Float64("swap", 0, "add, for this share of the fit's crops, a copy with the picture of a crop of "+
+		"another family (docnet sure and wrong, as on real photographs); the test set is also reported so swapped")
+	unsure := flag.Float64("unsure", 0, "leave out the words read under this confidence that no template prints "+
+		"and no field holds (an experiment: the classifier does not do this)")
 	flag.Parse()
 	if *fitDir == "" {
 		flag.Usage()
@@ -46,13 +52,13 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *fitDir, *testDir, *models, *write, *out, *repicture); err != nil {
+	if err := run(ctx, *fitDir, *testDir, *models, *write, *out, *repicture, *swap, *unsure); err != nil {
 		fmt.Fprintln(os.Stderr, "wordsfit:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, fitDir, testDir, models string, write bool, out string, repicture bool) error {
+func run(ctx context.Context, fitDir, testDir, models string, write bool, out string, repicture bool, swap, unsure float64) error {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	lib := os.Getenv("ONNXRUNTIME_LIB")
 	if lib == "" {
@@ -67,15 +73,23 @@ func run(ctx context.Context, fitDir, testDir, models string, write bool, out st
 	if err != nil {
 		return err
 	}
-	w := fit(tw, classes, fitSet)
-	fmt.Printf("fitted on %d crops of %s: %+v\n", len(fitSet), fitDir, w)
+	fitSet = dropUnsure(tw, fitSet, unsure)
+	w := fit(tw, classes, swapPictures(fitSet, swap, 1))
+	if swap > 0 {
+		var f float64
+		w, f = sharpen(tw, classes, fitSet, w)
+		fmt.Printf("sharpened on the fit set as read: weights times %.3f\n", f)
+	}
+	fmt.Printf("fitted on %d crops of %s (swap %g): %+v\n", len(fitSet), fitDir, swap, w)
 	report("fit set", tw, classes, fitSet, w)
 	if testDir != "" {
 		testSet, _, err := readAll(ctx, m, log, testDir, repicture)
 		if err != nil {
 			return err
 		}
+		testSet = dropUnsure(tw, testSet, unsure)
 		report("test set", tw, classes, testSet, w)
+		report("test set, pictures swapped", tw, classes, swapPictures(testSet, 1, 2)[len(testSet):], w)
 	}
 	if !write {
 		return nil

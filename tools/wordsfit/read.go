@@ -27,6 +27,9 @@ type reading struct {
 	P     []float64 `json:"p"`
 	Lines int       `json:"lines"`
 	Words []string  `json:"words"`
+	// Conf is Tesseract's confidence in each of Words
+	// (classify.Evidence.WordConfidence).
+	Conf []float64 `json:"conf,omitempty"`
 	// Edge says a passport's series and number was read along the right
 	// edge (classify.Evidence.EdgeNumber).
 	Edge bool `json:"edge"`
@@ -116,7 +119,7 @@ func read(ctx context.Context, cl *classify.Classifier, ev *roles.EvidenceReader
 	if l.P, err = cl.Picture(ctx, img); err != nil {
 		return l, fmt.Errorf("%s: %w", l.File, err)
 	}
-	l.Lines, l.Words, l.Edge, l.Read = e.TextLines, e.Words, e.EdgeNumber, int(rot)
+	l.Lines, l.Words, l.Conf, l.Edge, l.Read = e.TextLines, e.Words, e.WordConfidence, e.EdgeNumber, int(rot)
 	return l, nil
 }
 
