@@ -172,12 +172,19 @@ func (g *Generator) sceneSize(r *Rand, scan bool, size int) (int, int) {
 	return int(L * a), int(L)
 }
 
+// minDocArea is the least area of a document the factory draws, as a
+// share of the scene: the cropper does not look for documents under 0.6 %
+// of the page (crop.Options.MinArea), an 80-pixel card cannot be
+// classified, and users photograph the documents they send. A document
+// that cannot be laid this large beside the others is left out.
+const minDocArea = 0.01
+
 // place draws orientation, size, angle and perspective of every document
-// so that all corners lie inside the image and overlaps stay limited. In a
-// stack, every document after the first is laid near one already placed,
-// on top of it: it covers at least a tenth of the smaller of the two and
-// hides at most half of any document below (a fanned pile of booklets, a
-// card on a form).
+// so that all corners lie inside the image, none is under minDocArea and
+// overlaps stay limited. In a stack, every document after the first is
+// laid near one already placed, on top of it: it covers at least a tenth
+// of the smaller of the two and hides at most half of any document below
+// (a fanned pile of booklets, a card on a form).
 func (g *Generator) place(r *Rand, docs []*Doc, W, H int, scan, stack bool) ([]placed, error) {
 	fx := g.cfg.Effects
 	// one physical scale for the scene: the largest document fills frac
@@ -211,7 +218,7 @@ func (g *Generator) place(r *Rand, docs []*Doc, W, H int, scan, stack bool) ([]p
 			if err != nil {
 				return nil, err
 			}
-			if !inside(pd.quad, float64(W), float64(H), 2) {
+			if !inside(pd.quad, float64(W), float64(H), 2) || pd.quad.Area() < minDocArea*float64(W*H) {
 				continue
 			}
 			var okOverlap bool
