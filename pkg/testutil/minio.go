@@ -4,6 +4,7 @@ package testutil
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -40,30 +41,72 @@ func StartMinio(t testing.TB) *MinioServer {
 		}
 		t.Skipf("MinIO binary missing at %s (run scripts/install-minio.sh)", bin)
 	}
-	port := FreePort(t)
-	s := &MinioServer{Endpoint: fmt.Sprintf("127.0.0.1:%d", port), AccessKey: "docsuite", SecretKey: "docsuite-secret"}
+	// The ports are free when chosen, but another test package running
+	// beside this one may take one before MinIO binds it; MinIO then exits,
+	// and it is started again on other ports.
+	const tries = 3
+	for try := 1; ; try++ {
+		s, exited := startMinioOnce(t, bin)
+		err := waitReady(s, exited, 20*time.Second)
+		if err == nil {
+			return s
+		}
+		if try == tries || !errors.Is(err, errExited) {
+			t.Fatalf("minio on %s: %v", s.Endpoint, err)
+		}
+		t.Logf("minio on %s: %v; starting again on other ports", s.Endpoint, err)
+	}
+}
+
+// errExited says the MinIO process ended before it was ready.
+var errExited = errors.New("exited before it was ready")
+
+// startMinioOnce starts MinIO on free ports; the returned channel is
+// closed when the process ends. The process is stopped when the test ends.
+func startMinioOnce(t testing.TB, bin string) (*MinioServer, <-chan struct{}) {
+	t.Helper()
+	s := &MinioServer{Endpoint: fmt.Sprintf("127.0.0.1:%d", FreePort(t)), AccessKey: "docsuite", SecretKey: "docsuite-secret"}
 	cmd := exec.Command(bin, "server", "--quiet", "--address", s.Endpoint, "--console-address", fmt.Sprintf("127.0.0.1:%d", FreePort(t)), t.TempDir())
 	cmd.Env = append(os.Environ(), "MINIO_ROOT_USER="+s.AccessKey, "MINIO_ROOT_PASSWORD="+s.SecretKey, "MINIO_BROWSER=off")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start minio: %v", err)
 	}
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		<-exited
 	})
-	Eventually(t, 20*time.Second, func() error {
+	return s, exited
+}
+
+// waitReady polls s's readiness until it answers 200, the process exits
+// (errExited) or timeout passes.
+func waitReady(s *MinioServer, exited <-chan struct{}, timeout time.Duration) error {
+	deadline := time.After(timeout)
+	var last error
+	for {
 		resp, err := http.Get("http://" + s.Endpoint + "/minio/health/ready")
-		if err != nil {
-			return err
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+			err = fmt.Errorf("status %d", resp.StatusCode)
 		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("status %d", resp.StatusCode)
+		last = err
+		select {
+		case <-exited:
+			return errExited
+		case <-deadline:
+			return fmt.Errorf("not ready within %v: %w", timeout, last)
+		case <-time.After(50 * time.Millisecond):
 		}
-		return nil
-	})
-	return s
+	}
 }
 
 // FreePort returns a free TCP port on loopback.
