@@ -175,8 +175,10 @@ func (g *Generator) sceneSize(r *Rand, scan bool, size int) (int, int) {
 // minDocArea is the least area of a document the factory draws, as a
 // share of the scene: the cropper does not look for documents under 0.6 %
 // of the page (crop.Options.MinArea), an 80-pixel card cannot be
-// classified, and users photograph the documents they send. A document
-// that cannot be laid this large beside the others is left out.
+// classified, and users photograph the documents they send. The scene's
+// scale is raised so that its smallest document is this large, and a
+// document after the first that still comes out smaller (tilted, seen
+// at a slant) or cannot be laid that large beside the others is left out.
 const minDocArea = 0.01
 
 // place draws orientation, size, angle and perspective of every document
@@ -189,10 +191,14 @@ func (g *Generator) place(r *Rand, docs []*Doc, W, H int, scan, stack bool) ([]p
 	fx := g.cfg.Effects
 	// one physical scale for the scene: the largest document fills frac
 	// of the shorter side
-	maxMM := 0.0
+	maxMM, minMM2 := 0.0, math.Inf(1)
 	for _, d := range docs {
 		maxMM = math.Max(maxMM, float64(max(d.Img.Rect.Dx(), d.Img.Rect.Dy()))/d.scale())
+		minMM2 = math.Min(minMM2, float64(d.Img.Rect.Dx()*d.Img.Rect.Dy())/(d.scale()*d.scale()))
 	}
+	// No smaller than the smallest document at minDocArea of the scene,
+	// with a tenth to spare for tilt and perspective.
+	minPxmm := 1.1 * math.Sqrt(minDocArea*float64(W*H)/minMM2)
 	short := float64(min(W, H))
 	var frac float64
 	switch {
@@ -206,10 +212,10 @@ func (g *Generator) place(r *Rand, docs []*Doc, W, H int, scan, stack bool) ([]p
 		frac = r.Range(0.3, 0.52)
 	}
 	var out []placed
-	for _, d := range docs {
+	for k, d := range docs {
 		ok := false
 		for attempt := 0; attempt < 40 && !ok; attempt++ {
-			pxmm := frac * short / maxMM * math.Pow(0.93, float64(attempt/8)) * r.Range(0.95, 1.05)
+			pxmm := math.Max(minPxmm, frac*short/maxMM*math.Pow(0.93, float64(attempt/8))*r.Range(0.95, 1.05))
 			var anchor *geom.Quad
 			if stack && len(out) > 0 {
 				anchor = &out[r.Intn(len(out))].quad
@@ -218,7 +224,9 @@ func (g *Generator) place(r *Rand, docs []*Doc, W, H int, scan, stack bool) ([]p
 			if err != nil {
 				return nil, err
 			}
-			if !inside(pd.quad, float64(W), float64(H), 2) || pd.quad.Area() < minDocArea*float64(W*H) {
+			// The first document is never left out for its size: it is
+			// the one that cycles through the types (pickTypes).
+			if !inside(pd.quad, float64(W), float64(H), 2) || (k > 0 && pd.quad.Area() < minDocArea*float64(W*H)) {
 				continue
 			}
 			var okOverlap bool
