@@ -9,6 +9,7 @@ package topology
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -100,25 +101,20 @@ func Start(ctx context.Context, o Options) (c *Cluster, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.startNATS(ctx); err != nil {
+	if err := c.onFreePorts(func() error { return c.startNATS(ctx) }); err != nil {
 		return nil, err
 	}
-	if err := c.startMinio(ctx); err != nil {
+	if err := c.onFreePorts(func() error { return c.startMinio(ctx) }); err != nil {
 		return nil, err
 	}
 	for _, role := range roles {
 		for i := 1; i <= o.Replicas[role]; i++ {
-			if _, err := c.startRole(ctx, role, i); err != nil {
+			if err := c.onFreePorts(func() error { return c.startRole(ctx, role, i) }); err != nil {
 				return nil, err
 			}
 		}
 	}
-	for _, p := range c.Procs("gateway") {
-		if err := waitHTTP(ctx, p, "http://"+p.Addr+"/healthcheck", 200); err != nil {
-			return nil, fmt.Errorf("topology: %s not healthy: %w", p.Name, err)
-		}
-	}
-	if err := c.startNginx(ctx); err != nil {
+	if err := c.onFreePorts(func() error { return c.startNginx(ctx) }); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -172,6 +168,27 @@ func (c *Cluster) add(p *Proc) error {
 	p.LogPath = filepath.Join(c.opts.Dir, "logs", p.Name+".log")
 	c.procs = append(c.procs, p)
 	return p.start()
+}
+
+// onFreePorts runs start, which picks its ports, starts one process and
+// waits for it, up to portTries times while the process exits before it
+// answers (errExited): the ports it picked may have been taken in the
+// meantime. A process that exited is forgotten before the next try (its
+// log keeps every try).
+func (c *Cluster) onFreePorts(start func() error) error {
+	var err error
+	for range portTries {
+		n := len(c.procs)
+		if err = start(); err == nil || !errors.Is(err, errExited) {
+			return err
+		}
+		for _, p := range c.procs[n:] {
+			p.Kill()
+		}
+		c.procs = c.procs[:n]
+		fmt.Fprintf(c.opts.Log, "topology: %v\ntopology: trying other ports\n", err)
+	}
+	return err
 }
 
 func (c *Cluster) startNATS(ctx context.Context) error {
@@ -260,11 +277,12 @@ func (c *Cluster) roleEnv(role string, extra map[string]string) []string {
 }
 
 // startRole starts replica i of a role and, when it serves HTTP, waits for
-// it to answer.
-func (c *Cluster) startRole(ctx context.Context, role string, i int) (*Proc, error) {
+// it to answer: a worker's /healthz, a gateway's /healthcheck (the workers
+// start before the gateways, which need them to be healthy).
+func (c *Cluster) startRole(ctx context.Context, role string, i int) error {
 	port, err := freePort()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	extra := map[string]string{}
@@ -279,14 +297,19 @@ func (c *Cluster) startRole(ctx context.Context, role string, i int) (*Proc, err
 	p := &Proc{Name: fmt.Sprintf("%s-%d", role, i), Role: role, Addr: addr,
 		Path: filepath.Join(c.opts.Dir, "bin", role), Env: c.roleEnv(role, extra)}
 	if err := c.add(p); err != nil {
-		return nil, err
+		return err
 	}
-	if role != "gateway" && addr != "" {
+	switch {
+	case role == "gateway":
+		if err := waitHTTP(ctx, p, "http://"+addr+"/healthcheck", 200); err != nil {
+			return fmt.Errorf("topology: %s not healthy: %w", p.Name, err)
+		}
+	case addr != "":
 		if err := waitHTTP(ctx, p, "http://"+addr+"/healthz", 200); err != nil {
-			return nil, fmt.Errorf("topology: %s: %w", p.Name, err)
+			return fmt.Errorf("topology: %s: %w", p.Name, err)
 		}
 	}
-	return p, nil
+	return nil
 }
 
 // Restart starts a stopped or killed process again with the same command

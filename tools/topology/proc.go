@@ -2,6 +2,7 @@ package topology
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -173,7 +174,7 @@ func waitHTTP(ctx context.Context, p *Proc, url string, want int) error {
 		}
 		last = err
 		if p != nil && !p.Running() {
-			return fmt.Errorf("%s exited (%v) before %s answered; log tail:\n%s", p.Name, p.ExitErr(), url, p.Tail(3000))
+			return fmt.Errorf("%s %w (%v) before %s answered; log tail:\n%s", p.Name, errExited, p.ExitErr(), url, p.Tail(3000))
 		}
 		select {
 		case <-ctx.Done():
@@ -183,7 +184,17 @@ func waitHTTP(ctx context.Context, p *Proc, url string, want int) error {
 	}
 }
 
-// freePort returns a TCP port free on loopback right now.
+// errExited marks a process that exited before it answered.
+var errExited = errors.New("exited")
+
+// portTries is how many times a process that exits before it answers is
+// started on other ports: a port freePort found free can be taken by
+// another process (a test package running beside this one) before the
+// server binds it, and the server then exits at once.
+const portTries = 3
+
+// freePort returns a TCP port free on loopback right now: free when
+// asked, not reserved (see portTries).
 func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
