@@ -108,6 +108,7 @@ func (r *Runner) Classify(ctx context.Context, in Input, p params.Classify, prog
 	if resp.Items, err = r.secondLook(ctx, in, p, pages, resp.Items); err != nil {
 		return nil, err
 	}
+	resp.Items = dropTextless(resp.Items)
 	sortItems(resp.Items)
 	resp.DocsCount = len(resp.Items)
 	return resp, nil

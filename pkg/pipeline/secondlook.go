@@ -127,3 +127,25 @@ func replaceJunk(items, again []Item) []Item {
 	}
 	return append(kept, wholes...)
 }
+
+// dropTextless removes the text-less others (see junk: pieces of a
+// wallpaper, a hand, a screen cut as documents) from the pages where
+// another item is no junk: a document outside the catalogue still prints
+// lines. Pages all of whose items are junk were looked at again whole
+// (secondLook) and keep what that look left.
+func dropTextless(items []Item) []Item {
+	documents := map[int]bool{}
+	for _, it := range items {
+		if !junk(it) {
+			documents[it.Document.Page] = true
+		}
+	}
+	kept := items[:0:0]
+	for _, it := range items {
+		if documents[it.Document.Page] && it.Document.Type == doctypes.Other && junk(it) {
+			continue
+		}
+		kept = append(kept, it)
+	}
+	return kept
+}

@@ -89,3 +89,43 @@ func TestReplaceJunk(t *testing.T) {
 		})
 	}
 }
+
+// TestDropTextless checks that a text-less other (a piece of wallpaper or
+// of a hand cut as a document) goes from a page where a document was
+// found, and stays where nothing else is, where lines were found on it, or
+// where the text evidence was off (no line count).
+func TestDropTextless(t *testing.T) {
+	item := func(page int, typ string, lines int, key string) Item {
+		it := Item{Document: Document{Page: page, Type: typ}, CropKey: key}
+		if lines >= 0 {
+			it.TextLines = &lines
+		}
+		return it
+	}
+	keys := func(items []Item) []string {
+		var out []string
+		for _, it := range items {
+			out = append(out, it.CropKey)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		items []Item
+		want  []string
+	}{
+		{"a piece of wallpaper above a passport", []Item{item(1, "passport_main", 12, "a"), item(1, "other", 0, "b")}, []string{"a"}},
+		{"a text-less other alone", []Item{item(1, "other", 0, "a")}, []string{"a"}},
+		{"text-less others together", []Item{item(1, "other", 0, "a"), item(1, "other", 0, "b")}, []string{"a", "b"}},
+		{"an other with lines", []Item{item(1, "snils_front", 5, "a"), item(1, "other", 3, "b")}, []string{"a", "b"}},
+		{"no line count", []Item{item(1, "snils_front", -1, "a"), item(1, "other", -1, "b")}, []string{"a", "b"}},
+		{"a photograph beside a card", []Item{item(1, "bank_card", 2, "a"), item(1, "not_document", 0, "b")}, []string{"a", "b"}},
+		{"the document on another page", []Item{item(1, "passport_main", 12, "a"), item(2, "other", 0, "b")}, []string{"a", "b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := keys(dropTextless(tc.items)); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("items %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
