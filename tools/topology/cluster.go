@@ -299,15 +299,22 @@ func (c *Cluster) startRole(ctx context.Context, role string, i int) error {
 	if err := c.add(p); err != nil {
 		return err
 	}
+	return waitRole(ctx, p)
+}
+
+// waitRole waits until a role's process answers: a gateway's
+// /healthcheck, a worker's /healthz; a role without a port is not waited
+// for.
+func waitRole(ctx context.Context, p *Proc) error {
+	var err error
 	switch {
-	case role == "gateway":
-		if err := waitHTTP(ctx, p, "http://"+addr+"/healthcheck", 200); err != nil {
-			return fmt.Errorf("topology: %s not healthy: %w", p.Name, err)
-		}
-	case addr != "":
-		if err := waitHTTP(ctx, p, "http://"+addr+"/healthz", 200); err != nil {
-			return fmt.Errorf("topology: %s: %w", p.Name, err)
-		}
+	case p.Role == "gateway":
+		err = waitHTTP(ctx, p, "http://"+p.Addr+"/healthcheck", 200)
+	case p.Role != "" && p.Addr != "":
+		err = waitHTTP(ctx, p, "http://"+p.Addr+"/healthz", 200)
+	}
+	if err != nil {
+		return fmt.Errorf("topology: %s not healthy: %w", p.Name, err)
 	}
 	return nil
 }
@@ -321,13 +328,7 @@ func (c *Cluster) Restart(ctx context.Context, p *Proc) error {
 	if err := p.start(); err != nil {
 		return err
 	}
-	switch {
-	case p.Role == "gateway":
-		return waitHTTP(ctx, p, "http://"+p.Addr+"/healthcheck", 200)
-	case p.Role != "" && p.Addr != "":
-		return waitHTTP(ctx, p, "http://"+p.Addr+"/healthz", 200)
-	}
-	return nil
+	return waitRole(ctx, p)
 }
 
 // Proc returns the process of that name, or nil.
