@@ -39,6 +39,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cropnet_onnx  # noqa: E402
 import train_cropnet_data as data  # noqa: E402
 from model_manifest import sha256, write_manifest  # noqa: E402
 from train_cropnet_gpu import DeviceScenes  # noqa: E402
@@ -69,7 +70,13 @@ def parse_args():
                    help="make the batches on --device from scenes uploaded once (train_cropnet_gpu.py)")
     p.add_argument("--no-export", action="store_true", help="train and save the checkpoint only (needs --checkpoint)")
     p.add_argument("--init", default="",
-                   help="start from this checkpoint's network weights (a fresh optimiser and schedule: fine-tuning)")
+                   help="start from this checkpoint's network weights (a fresh optimiser and schedule: fine-tuning); "
+                        "an exported .onnx (cropnet_onnx.py) needs --freeze-bn")
+    p.add_argument("--freeze-bn", action="store_true",
+                   help="keep the batch norms in evaluation mode (fine-tuning from an exported .onnx)")
+    p.add_argument("--hard", type=float, default=0.0,
+                   help="draw this share of each batch's scenes in proportion to their loss under the starting "
+                        "network (the rest uniformly)")
     p.add_argument("--checkpoint", default="", help="save progress here every 500 steps; resume from it if present")
     p.add_argument("--data-note", default="", help="how the scenes were made, for the manifest")
     return p.parse_args()
@@ -124,6 +131,34 @@ def save_checkpoint(path, net, opt, step, elapsed, rng, where):
     os.replace(path + ".tmp", path)
 
 
+def scene_weights(net, scenes, hard, device, batch=16):
+    """Each scene's probability of being drawn: (1 - hard) spread evenly,
+    hard in proportion to the scene's loss (whole letterboxed scene, no
+    augmentation) under net."""
+    losses = np.zeros(len(scenes))
+    was_training = net.training
+    net.eval()
+    rng = np.random.default_rng(0)
+    with torch.no_grad():
+        for s in range(0, len(scenes), batch):
+            idx = range(s, min(s + batch, len(scenes)))
+            x, y = data.batch(scenes, idx, rng, augment=False)
+            logits = net.logits(torch.from_numpy(x).to(device).contiguous(memory_format=torch.channels_last))
+            y = torch.from_numpy(y).to(device)
+            for j, i in enumerate(idx):
+                losses[i] = loss_fn(logits[j:j + 1], y[j:j + 1]).item()
+    net.train(was_training)
+    return (1 - hard) / len(scenes) + hard * losses / losses.sum()
+
+
+def draw(rng, n, args):
+    """A batch's scene indices: uniform, or by args.weights (--hard)."""
+    weights = getattr(args, "weights", None)
+    if weights is None:
+        return rng.integers(0, n, size=args.batch)
+    return rng.choice(n, size=args.batch, p=weights)
+
+
 class Batches(torch.utils.data.IterableDataset):
     """An endless stream of training batches, made in DataLoader worker
     processes, each drawing from its own random stream."""
@@ -135,7 +170,7 @@ class Batches(torch.utils.data.IterableDataset):
         info = torch.utils.data.get_worker_info()
         rng = np.random.default_rng([self.args.seed, self.offset, info.id if info else 0])
         while True:
-            idx = rng.integers(0, len(self.scenes), size=self.args.batch)
+            idx = draw(rng, len(self.scenes), self.args)
             yield data.batch(self.scenes, idx, rng, crop=self.args.crop)
 
 
@@ -156,7 +191,7 @@ def batch_source(scenes, args, rng, offset):
         yield from loader
         return
     while True:
-        idx = rng.integers(0, len(scenes), size=args.batch)
+        idx = draw(rng, len(scenes), args)
         x, y = data.batch(scenes, idx, rng, crop=args.crop)
         yield torch.from_numpy(x), torch.from_numpy(y)
 
@@ -165,7 +200,19 @@ def train(net, scenes, val, args, log, where):
     rng = np.random.default_rng(args.seed)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     step, spent = 0, 0.0
-    if args.init and not (args.checkpoint and os.path.exists(args.checkpoint)):
+    if args.init.endswith(".onnx") and not (args.checkpoint and os.path.exists(args.checkpoint)):
+        if not args.freeze_bn:
+            sys.exit("train_cropnet.py: an .onnx --init has its batch norms folded: add --freeze-bn")
+        cropnet_onnx.load(net, args.init, args.size)
+        net.to(args.device).to(memory_format=torch.channels_last)
+        diff = cropnet_onnx.check_reference(net.cpu(), args.init, reference_input(args.size))
+        net.to(args.device)
+        log(f"loaded network matches {args.init}'s reference output within {diff:.1g}" if diff is not None
+            else f"no reference output beside {args.init} to check the loaded network against")
+        before = cropnet_onnx.trained_on(args.init) or "?"
+        where = f"{before}, then fine-tuned from its exported weights ({os.path.basename(args.init)}) on {where}"
+        log(f"network weights from {args.init}")
+    elif args.init and not (args.checkpoint and os.path.exists(args.checkpoint)):
         ck = torch.load(args.init, map_location=args.device)
         if ck.get("size", 256) != args.size:
             sys.exit(f"train_cropnet.py: {args.init} was trained at --size {ck.get('size', 256)}, not {args.size}")
@@ -182,6 +229,13 @@ def train(net, scenes, val, args, log, where):
         step, spent = ck["step"], ck["elapsed"]
         rng.bit_generator.state = ck["rng"]
         log(f"resumed from {args.checkpoint} at step {step} ({spent / 60:.1f} min spent)")
+    if args.hard > 0:
+        args.weights = scene_weights(net, scenes, args.hard, args.device)
+        log(f"--hard {args.hard}: scenes drawn by loss, the hardest {args.weights.max() * len(scenes):.1f} times "
+            f"as often as uniformly, the easiest {args.weights.min() * len(scenes):.2f} times")
+    net.train()
+    if args.freeze_bn:
+        cropnet_onnx.freeze_batch_norms(net)
     t0 = time.time() - spent
     budget = args.max_minutes * 60
     run = 0.0
@@ -210,6 +264,8 @@ def train(net, scenes, val, args, log, where):
             save_checkpoint(args.checkpoint, net, opt, step, time.time() - t0, rng, where)
         if step % 2000 == 0:
             log(f"val {json.dumps(evaluate(net, val, device=args.device))}")
+            if args.freeze_bn:
+                cropnet_onnx.freeze_batch_norms(net)
     if args.checkpoint and step > first:
         save_checkpoint(args.checkpoint, net, opt, step, time.time() - t0, rng, where)
     return step, time.time() - t0, where
