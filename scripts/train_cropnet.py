@@ -75,8 +75,8 @@ def parse_args():
     p.add_argument("--freeze-bn", action="store_true",
                    help="keep the batch norms in evaluation mode (fine-tuning from an exported .onnx)")
     p.add_argument("--hard", type=float, default=0.0,
-                   help="draw this share of each batch's scenes in proportion to their loss under the starting "
-                        "network (the rest uniformly)")
+                   help="draw this share of each batch's scenes in proportion to their loss under the network "
+                        "the run starts or resumes from (the rest uniformly; not with --device-batches)")
     p.add_argument("--checkpoint", default="", help="save progress here every 500 steps; resume from it if present")
     p.add_argument("--data-note", default="", help="how the scenes were made, for the manifest")
     return p.parse_args()
@@ -123,6 +123,7 @@ def evaluate(net, scenes, batch=16, device="cpu"):
 def save_checkpoint(path, net, opt, step, elapsed, rng, where):
     """Writes the progress of a run atomically (see --checkpoint); where
     says what it was trained on, for the manifest."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step, "elapsed": elapsed, "size": data.SIZE,
                 # plain Python ints: NumPy 2 pickles its own integers under a module
                 # NumPy 1 lacks, and a checkpoint made on another machine is
@@ -200,26 +201,25 @@ def train(net, scenes, val, args, log, where):
     rng = np.random.default_rng(args.seed)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     step, spent = 0, 0.0
-    if args.init.endswith(".onnx") and not (args.checkpoint and os.path.exists(args.checkpoint)):
-        if not args.freeze_bn:
-            sys.exit("train_cropnet.py: an .onnx --init has its batch norms folded: add --freeze-bn")
-        cropnet_onnx.load(net, args.init, args.size)
+    resuming = bool(args.checkpoint) and os.path.exists(args.checkpoint)
+    if args.init.endswith(".onnx") and not resuming:
+        # Read and checked on the CPU (the reference input is a CPU array).
+        cropnet_onnx.load(net.cpu(), args.init, args.size)
+        diff = cropnet_onnx.check_reference(net, args.init, reference_input(args.size))
         net.to(args.device).to(memory_format=torch.channels_last)
-        diff = cropnet_onnx.check_reference(net.cpu(), args.init, reference_input(args.size))
-        net.to(args.device)
         log(f"loaded network matches {args.init}'s reference output within {diff:.1g}" if diff is not None
             else f"no reference output beside {args.init} to check the loaded network against")
         before = cropnet_onnx.trained_on(args.init) or "?"
         where = f"{before}, then fine-tuned from its exported weights ({os.path.basename(args.init)}) on {where}"
         log(f"network weights from {args.init}")
-    elif args.init and not (args.checkpoint and os.path.exists(args.checkpoint)):
+    elif args.init and not resuming:
         ck = torch.load(args.init, map_location=args.device)
         if ck.get("size", 256) != args.size:
             sys.exit(f"train_cropnet.py: {args.init} was trained at --size {ck.get('size', 256)}, not {args.size}")
         net.load_state_dict(ck["net"])
         where = f"{ck.get('where', '?')}, then fine-tuned on {where}"
         log(f"network weights from {args.init} (step {ck['step']})")
-    if args.checkpoint and os.path.exists(args.checkpoint):
+    if resuming:
         ck = torch.load(args.checkpoint, map_location=args.device)
         if ck.get("size", 256) != args.size:
             sys.exit(f"train_cropnet.py: {args.checkpoint} was trained at --size {ck.get('size', 256)}, not {args.size}")
@@ -294,6 +294,10 @@ def reference_input(size):
 
 def main():
     args = parse_args()
+    if args.init.endswith(".onnx") and not args.freeze_bn:
+        sys.exit("train_cropnet.py: an .onnx --init has its batch norms folded: add --freeze-bn")
+    if args.hard > 0 and args.device_batches:
+        sys.exit("train_cropnet.py: --hard draws the scenes in numpy; --device-batches draws them on the device")
     if args.no_export and not args.checkpoint:
         sys.exit("train_cropnet.py: --no-export keeps only the checkpoint: name one with --checkpoint")
     if args.device.startswith("cuda") and not torch.cuda.is_available():
