@@ -106,6 +106,19 @@ type NeuralOptions struct {
 	// ZoomMargin is the margin added around that part, as a share of its
 	// longer side (default 0.1).
 	ZoomMargin float64
+	// DoubtThreshold is the interior probability above which a faint
+	// region of the first look that no document found covers gets a
+	// closer look of its own (default 0.25; see lookCloser): a small card
+	// beside a large document, which the second look (ZoomMin) cannot
+	// bring closer, is often only half seen at the network's 320 pixels.
+	DoubtThreshold float64
+	// DoubtMargin is the margin around such a region its closer look
+	// takes, as a share of the region's longer side (default 2), within
+	// what a ZoomMin times closer look allows.
+	DoubtMargin float64
+	// DoubtLooks is the most closer looks a page gets (default 1;
+	// negative: none). The largest faint region is looked at first.
+	DoubtLooks int
 	// MaxDocs caps the number of documents returned (default 8).
 	MaxDocs int
 	// NoRefine keeps the quads as the network's masks give them, without
@@ -182,6 +195,18 @@ func (o NeuralOptions) withDefaults() NeuralOptions {
 	}
 	if o.ZoomMargin <= 0 {
 		o.ZoomMargin = 0.1
+	}
+	if o.DoubtThreshold <= 0 {
+		o.DoubtThreshold = 0.25
+	}
+	if o.DoubtMargin <= 0 {
+		o.DoubtMargin = 2
+	}
+	switch {
+	case o.DoubtLooks == 0:
+		o.DoubtLooks = 1
+	case o.DoubtLooks < 0:
+		o.DoubtLooks = 0
 	}
 	if o.MaxDocs <= 0 {
 		o.MaxDocs = 8
@@ -271,7 +296,7 @@ func (n *Neural) Find(ctx context.Context, img image.Image) ([]Found, error) {
 	if b.Dx() < 16 || b.Dy() < 16 {
 		return nil, nil
 	}
-	regions, lb, interior, err := n.look(ctx, img)
+	regions, lb, interior, err := n.look(ctx, img, n.opts)
 	if err != nil {
 		return nil, err
 	}
@@ -279,7 +304,7 @@ func (n *Neural) Find(ctx context.Context, img image.Image) ([]Found, error) {
 	if win, ok := zoomWindow(interior, n.size, lb, b, n.opts); ok {
 		if si, ok := img.(subImager); ok {
 			sub := si.SubImage(win)
-			zr, zlb, _, err := n.look(ctx, sub)
+			zr, zlb, _, err := n.look(ctx, sub, n.opts)
 			if err != nil {
 				return nil, err
 			}
@@ -287,6 +312,9 @@ func (n *Neural) Find(ctx context.Context, img image.Image) ([]Found, error) {
 				found = placed(zr, zlb, sub.Bounds(), b)
 			}
 		}
+	}
+	if found, err = n.lookCloser(ctx, img, interior, lb, found); err != nil {
+		return nil, err
 	}
 	if !n.opts.NoRefine && len(found) > 0 {
 		lum := lumaOf(img)
@@ -335,8 +363,9 @@ type subImager interface {
 }
 
 // look runs cropnet on img letterboxed and returns the documents it finds
-// (in the letterbox's pixels), the letterbox and the interior map.
-func (n *Neural) look(ctx context.Context, img image.Image) ([]region, letterboxed, []float32, error) {
+// with options o (in the letterbox's pixels), the letterbox and the
+// interior map.
+func (n *Neural) look(ctx context.Context, img image.Image, o NeuralOptions) ([]region, letterboxed, []float32, error) {
 	lb, err := n.letterbox(img)
 	if err != nil {
 		return nil, lb, nil, err
@@ -350,5 +379,5 @@ func (n *Neural) look(ctx context.Context, img image.Image) ([]region, letterbox
 		return nil, lb, nil, fmt.Errorf("%w: masks of shape %v", ErrBadCropModel, m.Shape)
 	}
 	plane := n.size * n.size
-	return segment(m.Data[:plane], m.Data[plane:2*plane], n.size, lb.w, lb.h, n.opts), lb, m.Data[:plane], nil
+	return segment(m.Data[:plane], m.Data[plane:2*plane], n.size, lb.w, lb.h, o), lb, m.Data[:plane], nil
 }

@@ -20,6 +20,8 @@ type region struct {
 	// score is the mean interior probability over the region.
 	score float64
 	area  float64
+	// fill is the share of its quad the region covers before it is grown.
+	fill float64
 }
 
 // segment turns the interior and outline probability maps (size x size,
@@ -73,9 +75,8 @@ func clearOfFrame(q geom.Quad, w, h int) bool {
 // netCandidate is a region before the checks.
 type netCandidate struct {
 	region
-	// fill is the share of its quad the region covers before it is grown;
-	// outline the share of its sides the network sees an outline along.
-	fill, outline float64
+	// outline is the share of its sides the network sees an outline along.
+	outline float64
 }
 
 // outlinedSupport and outlinedScore are the outline support and mean
@@ -187,8 +188,7 @@ func netCandidates(interior, boundary []float32, size, w, h int, o NeuralOptions
 		fill := float64(b.area) / q0.Area()
 		q := clampQuad(offsetQuad(q0, coreInset+float64(b.level)), float64(w), float64(h))
 		c := netCandidate{
-			region:  region{quad: q, score: b.sum / float64(b.area), area: q.Area()},
-			fill:    fill,
+			region:  region{quad: q, score: b.sum / float64(b.area), area: q.Area(), fill: fill},
 			outline: outlineSupport(boundary, size, w, h, q),
 		}
 		if !o.NoSides {

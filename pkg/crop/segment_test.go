@@ -239,7 +239,7 @@ func TestRejectOutlinedFill(t *testing.T) {
 		{"well filled", 0.8, 0.6, 0.8, ""},
 	}
 	for _, c := range cases {
-		cand := netCandidate{region: region{quad: q, score: c.score, area: q.Area()}, fill: c.fill, outline: c.outline}
+		cand := netCandidate{region: region{quad: q, score: c.score, area: q.Area(), fill: c.fill}, outline: c.outline}
 		if got := cand.reject(o, 256*256); got != c.want {
 			t.Errorf("%s: reject %q, want %q", c.name, got, c.want)
 		}

@@ -53,7 +53,8 @@ type cropSet struct {
 }
 
 // openCroppers builds the croppers compared: the neural one as the
-// service runs it, the same with one look only (no second, closer look),
+// service runs it, the same with one look only (neither the second look at
+// the part holding all the interior nor a closer look at a faint region),
 // without the full-resolution refinement and with each region's enclosing
 // quadrilateral kept (no search for its straight sides), and the simple
 // one.
@@ -67,7 +68,7 @@ func openCroppers(modelsDir string) ([]cropper, func(), error) {
 		_ = nn.Close()
 		return nil, nil, err
 	}
-	one, err := crop.OpenNeural(crop.NeuralConfig{Dir: modelsDir, Threads: 1, Options: crop.NeuralOptions{ZoomMin: -1}})
+	one, err := crop.OpenNeural(crop.NeuralConfig{Dir: modelsDir, Threads: 1, Options: crop.NeuralOptions{ZoomMin: -1, DoubtLooks: -1}})
 	if err != nil {
 		_ = nn.Close()
 		_ = raw.Close()
