@@ -18,14 +18,24 @@ type doubtful struct {
 
 // doubtfulRegions lists the regions of interior above DoubtThreshold, of
 // at least doubtMinPixels network pixels, whose centre lies in no quad of
-// found (in page pixels), largest first.
+// found (in page pixels), largest first. A page taken whole (no document
+// found and interior above Threshold over PageFill of it: a scan, a tight
+// crop) has none: what lies inside it are its parts.
 func doubtfulRegions(interior []float32, size int, lb letterboxed, page image.Rectangle, found []placedRegion, o NeuralOptions) []doubtful {
 	weak := make([]bool, lb.w*lb.h)
-	thr := float32(o.DoubtThreshold)
+	thr, sure := float32(o.DoubtThreshold), float32(o.Threshold)
+	covered := 0
 	for y := range lb.h {
 		for x := range lb.w {
-			weak[y*lb.w+x] = interior[y*size+x] > thr
+			v := interior[y*size+x]
+			weak[y*lb.w+x] = v > thr
+			if v > sure {
+				covered++
+			}
 		}
+	}
+	if len(found) == 0 && float64(covered) >= o.PageFill*float64(lb.w*lb.h) {
+		return nil
 	}
 	_, blobs := components(weak, lb.w, lb.h, doubtMinPixels, func(x, y int) float64 { return float64(interior[y*size+x]) })
 	sx, sy := float64(page.Dx())/float64(lb.w), float64(page.Dy())/float64(lb.h)

@@ -48,6 +48,15 @@ func TestDoubtfulRegions(t *testing.T) {
 	if got := doubtfulRegions(m, size, lb, page, nil, o); len(got) != 3 || got[0].box != image.Rect(2, 2, 30, 22) {
 		t.Errorf("without documents found: %v", got)
 	}
+	// A page more than half covered by interior, no document found in it,
+	// is one page-filling document: its faint blocks are its parts.
+	paint(0, 0, 64, 26, 0.9)
+	if got := doubtfulRegions(m, size, lb, page, nil, o); len(got) != 0 {
+		t.Errorf("a page taken whole: %d doubtful regions %v", len(got), got)
+	}
+	if got := doubtfulRegions(m, size, lb, page, found, o); len(got) == 0 {
+		t.Error("a page half covered by documents found: no doubtful region")
+	}
 }
 
 // TestDoubtWindow checks the part of the page a closer look takes: a
