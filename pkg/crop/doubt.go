@@ -47,14 +47,14 @@ func doubtfulRegions(interior []float32, size int, lb letterboxed, page image.Re
 			x1, y1 = max(x1, int(p.X)), max(y1, int(p.Y))
 		}
 		cx, cy := float64(x0+x1)/2*sx, float64(y0+y1)/2*sy
-		covered := false
+		taken := false
 		for _, f := range found {
 			if inQuad(f.Quad, cx, cy) {
-				covered = true
+				taken = true
 				break
 			}
 		}
-		if !covered {
+		if !taken {
 			out = append(out, doubtful{box: image.Rect(x0, y0, x1, y1), area: b.area})
 		}
 	}

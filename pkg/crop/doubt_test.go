@@ -96,8 +96,7 @@ func TestDoubtWindow(t *testing.T) {
 // TestNeuralLooksCloserAtSmallCards checks that small cards lying far from
 // a large document, which the network half sees at its 320 pixels and the
 // second look (ZoomMin) cannot bring closer, are found by a closer look
-// at them, tightly, with the large document still found once; and that a
-// coin, which seen close is a round blob, is not taken for a card.
+// at them, tightly, with the large document still found once.
 func TestNeuralLooksCloserAtSmallCards(t *testing.T) {
 	n := openNeural(t, NeuralOptions{})
 	papers := []color.RGBA{{235, 232, 220, 255}, {120, 160, 120, 255}, {90, 110, 160, 255}}
