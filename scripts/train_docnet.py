@@ -18,6 +18,11 @@ held on the device and each batch is augmented there; `--checkpoint F
 `--from-checkpoint F` here calibrates, measures and exports them with
 Debian's PyTorch, as a CPU run would (scripts/pack_docnet_data.py shrinks
 the crops to carry them there).
+
+`--init models/docnet.onnx --freeze-bn` fine-tunes the committed members
+instead of training new ones (docnet_onnx.py reads them back from the
+graph; no checkpoint of them is kept): e.g. on crops cut less exactly
+(`tools/synth -crops -crop-jitter 0.05`), at a lower `--lr`.
 """
 
 import argparse
@@ -37,6 +42,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import train_docnet_data as data  # noqa: E402
 from model_manifest import sha256, write_manifest  # noqa: E402
 import train_docnet_eval as ev  # noqa: E402
+import cropnet_onnx  # noqa: E402
+import docnet_onnx  # noqa: E402
 from train_docnet_model import DocNet, Ensemble  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -88,7 +95,18 @@ def parse_args():
     p.add_argument("--no-export", action="store_true",
                    help="stop after training (needs --checkpoint): calibrate and export elsewhere")
     p.add_argument("--from-checkpoint", help="skip training: calibrate, measure and export these members")
+    p.add_argument("--init", default="",
+                   help="fine-tune the members of this exported docnet (docnet_onnx.py; its manifest beside it gives "
+                        "their shape, size and number) instead of training new ones; needs --freeze-bn")
+    p.add_argument("--freeze-bn", action="store_true",
+                   help="keep every batch norm in evaluation mode while training (an --init graph's are folded)")
     args = p.parse_args()
+    if args.init and not args.freeze_bn:
+        p.error("--init needs --freeze-bn: the exported graph's batch norms are folded into its convolutions")
+    if args.init and args.from_checkpoint:
+        p.error("--init and --from-checkpoint both say where the members come from")
+    if args.init and not os.path.exists(args.init):
+        p.error(f"--init {args.init}: no such file")
     if args.no_export and not args.checkpoint:
         p.error("--no-export needs --checkpoint")
     if not args.from_checkpoint and not args.train:
@@ -133,6 +151,8 @@ def train(net, x, y, classes, args, seed, minutes, log):
     step = 0
     for epoch in range(args.epochs):
         net.train()
+        if args.freeze_bn:
+            cropnet_onnx.freeze_batch_norms(net)
         perm = rng.permutation(len(x))
         run_t, run_o, acc_t, acc_o, n = 0.0, 0.0, 0, 0, 0
         for b in range(steps_per_epoch):
@@ -224,12 +244,25 @@ def train_members(args, classes, log):
     dev = torch.device(args.device)
     x_in = x_tr if dev.type == "cpu" else torch.from_numpy(x_tr).to(dev)
     widths = tuple(int(w) for w in args.widths.split(","))
+    start, init_note = None, ""
+    if args.init:
+        start, prior = docnet_onnx.load(args.init, classes)
+        if prior["size"] != args.size:
+            raise SystemExit(f"train_docnet.py: {args.init} takes {prior['size']} px inputs, not --size {args.size}")
+        widths, args.extra, args.members = tuple(prior["widths"]), prior["extra"], len(start)
+        diff = docnet_onnx.check_reference(start, args.init, reference_input(2, args.size))
+        log(f"{len(start)} members from {args.init}" + (f", matching its reference logits within {diff:.1g}"
+                                                        if diff is not None else ", no reference beside it to check"))
+        init_note = f"{os.path.basename(args.init)} (trained on {prior['trained_on']})"
     members, epochs_done, steps = [], [], []
     t_train = time.time()
     for m in range(args.members):
         seed = args.seed + m
         torch.manual_seed(seed)
-        net = DocNet(len(classes), args.size, widths=widths, extra=args.extra).to(dev, memory_format=torch.channels_last)
+        if start is not None:
+            net = start[m].to(dev, memory_format=torch.channels_last)
+        else:
+            net = DocNet(len(classes), args.size, widths=widths, extra=args.extra).to(dev, memory_format=torch.channels_last)
         params = sum(p.numel() for p in net.parameters())
         log(f"docnet {widths} extra={args.extra}: {params} parameters, input {args.size}x{args.size}; "
             f"member {m + 1} of {args.members}, seed {seed}, on {dev}")
@@ -241,7 +274,8 @@ def train_members(args, classes, log):
            "epochs": epochs_done, "steps": steps, "batch": args.batch, "lr": args.lr, "threads": args.threads,
            "device": str(dev) if dev.type == "cpu" else f"{dev.type} ({torch.cuda.get_device_name(dev)})",
            "train_crops": int(len(x_tr)), "train_seconds": time.time() - t_train, "torch": torch.__version__,
-           "oversample": list(args.oversample), "augment": args.augment}
+           "oversample": list(args.oversample), "augment": args.augment, "init": init_note,
+           "freeze_bn": args.freeze_bn}
     return members, run
 
 
@@ -368,7 +402,8 @@ def main():
             "val_crops": int(len(x_va)), "test_crops": int(len(x_te)), "parameters": int(params),
             "widths": list(widths), "extra": run["extra"], "members": len(members), "train_seconds": round(train_s),
             "torch": run["torch"], "data": args.data_note, "oversample": run["oversample"],
-            "augment": run.get("augment", 1.0),
+            "augment": run.get("augment", 1.0), "init": run.get("init", ""),
+            "freeze_bn": run.get("freeze_bn", False),
         },
         "metrics": {
             "split": "test (synthetic, held out; crops as laid by the factory)",
