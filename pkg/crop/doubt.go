@@ -76,15 +76,6 @@ const (
 // (cards are 1.59, passport pages 1.42, A4 1.41), coins and buttons are.
 const doubtAspect = 1.2
 
-// aspect is the ratio of q's longer mean side to its shorter.
-func aspect(q geom.Quad) float64 {
-	w, h := q.Size()
-	if min(w, h) <= 0 {
-		return 0
-	}
-	return max(w, h) / min(w, h)
-}
-
 // doubtMinPixels is the smallest faint region, in network pixels, worth a
 // closer look.
 const doubtMinPixels = 40

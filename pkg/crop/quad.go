@@ -141,3 +141,13 @@ func scaleQuad(q geom.Quad, s float64) geom.Quad {
 	}
 	return q
 }
+
+// aspect is the ratio of q's longer mean side to its shorter (0 for a
+// degenerate quad).
+func aspect(q geom.Quad) float64 {
+	w, h := q.Size()
+	if min(w, h) <= 0 {
+		return 0
+	}
+	return max(w, h) / min(w, h)
+}

@@ -367,11 +367,10 @@ func quadShape(q geom.Quad, maxAspect float64) bool {
 			return false
 		}
 	}
-	w, h := q.Size()
-	if w < 4 || h < 4 {
+	if w, h := q.Size(); w < 4 || h < 4 {
 		return false
 	}
-	return math.Max(w, h)/math.Min(w, h) <= maxAspect
+	return aspect(q) <= maxAspect
 }
 
 // convexHull returns the convex hull of pts in counter-clockwise ring

@@ -287,9 +287,8 @@ func plausible(q geom.Quad, maxAspect float64) bool {
 			return false
 		}
 	}
-	w, h := q.Size()
-	if w < 12 || h < 12 {
+	if w, h := q.Size(); w < 12 || h < 12 {
 		return false
 	}
-	return math.Max(w, h)/math.Min(w, h) <= maxAspect
+	return aspect(q) <= maxAspect
 }
