@@ -92,6 +92,9 @@ type NeuralOptions struct {
 	// CutGain is how much better the parts of a cut region must fill their
 	// quadrilaterals, weighted by area, to replace it (default 0.04).
 	CutGain float64
+	// NoJoin keeps apart the two pieces of a document crossed by an
+	// occluder (see joinOccluded), for comparison.
+	NoJoin bool
 	// NoChords turns off the cutting of a region along a chord between
 	// its notches (see splitter.chordSplit), for comparison.
 	NoChords bool

@@ -34,15 +34,22 @@ type region struct {
 func segment(interior, boundary []float32, size, w, h int, o NeuralOptions) []region {
 	cands, covered := netCandidates(interior, boundary, size, w, h, o)
 	page := float64(w * h)
+	var passed []netCandidate
+	for _, c := range cands {
+		if c.reject(o, page) == "" {
+			passed = append(passed, c)
+		}
+	}
+	if !o.NoJoin {
+		passed = joinOccluded(passed, boundary, size, w, h, o)
+	}
 	var out []region
 	var found float64
 	inside := true
-	for _, c := range cands {
-		if c.reject(o, page) == "" {
-			out = append(out, c.region)
-			found += c.area
-			inside = inside && (clearOfFrame(c.quad, w, h) || c.seenWhole())
-		}
+	for _, c := range passed {
+		out = append(out, c.region)
+		found += c.area
+		inside = inside && (clearOfFrame(c.quad, w, h) || c.seenWhole())
 	}
 	if covered >= o.PageFill && (found < o.PageSplit*covered*page || !inside) {
 		// The page is one document filling the frame (a scan, a tight
