@@ -27,7 +27,8 @@ type region struct {
 // segment turns the interior and outline probability maps (size x size,
 // row-major; the page is the w x h block at the top-left) into document
 // quads: the candidates that pass the checks for size, shape, fill, score
-// and outline, largest first. A page whose interior covers PageFill of it
+// and outline, the two pieces of an occluded document joined
+// (joinOccluded), largest first. A page whose interior covers PageFill of it
 // is one page-filling document (nil) unless the candidates that pass
 // account for PageSplit of that interior and none runs to the frame
 // (unless the network sees it whole, outlined all round).
