@@ -37,9 +37,10 @@ type accepted struct {
 	owner string
 }
 
-// accept reads and stores the request's file.
-func (s *Server) accept(c *gin.Context) (*accepted, error) {
-	up, err := s.readUpload(c)
+// accept reads and stores the request's file; params names the method's
+// query parameters, refused as form fields.
+func (s *Server) accept(c *gin.Context, params map[string]bool) (*accepted, error) {
+	up, err := s.readUpload(c, params)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +146,7 @@ func (s *Server) handleStageMethod(method string, hosted bool) gin.HandlerFunc {
 // serve accepts the request's file, then queues it (async) or runs it now.
 func (s *Server) serve(c *gin.Context, method string, p any, async bool, priority int, tags []string,
 	run func(ctx context.Context, in pipeline.Input) (any, error)) {
-	a, err := s.accept(c)
+	a, err := s.accept(c, paramNames(method))
 	if err != nil {
 		s.fail(c, err)
 		return

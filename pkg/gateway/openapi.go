@@ -19,11 +19,13 @@ func (s *Server) handleOpenAPI(c *gin.Context) { c.JSON(http.StatusOK, OpenAPI()
 // OpenAPI builds the OpenAPI 3 document from the same sources the code
 // uses: the parameter specs and the error catalogue.
 func OpenAPI() obj {
-	multipart := obj{"required": true, "content": obj{"multipart/form-data": obj{"schema": obj{
-		"type": "object", "required": []string{"image"},
-		"properties": obj{"image": obj{"type": "string", "format": "binary",
-			"description": "The file: JPEG, PNG, TIFF, BMP, GIF, HEIC, HEIF (one page), PDF or DJVU (many pages); 1 KB to 30 MB."}},
-	}}}}
+	multipart := obj{"required": true, "description": "One part, image. Parameters go in the query string: a form field named " +
+		"like one of the method's parameters answers 422 (errno 16, detail.loc [\"body\", name]).",
+		"content": obj{"multipart/form-data": obj{"schema": obj{
+			"type": "object", "required": []string{"image"},
+			"properties": obj{"image": obj{"type": "string", "format": "binary",
+				"description": "The file: JPEG, PNG, TIFF, BMP, GIF, HEIC, HEIF (one page), PDF or DJVU (many pages); 1 KB to 30 MB."}},
+		}}}}
 	errRefs := errorResponses()
 	op := func(summary, desc, schema string, spec []params.Param, withToken bool) obj {
 		ps := queryParams(spec)

@@ -12,6 +12,7 @@ import (
 
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/decode"
+	"docsuite/pkg/params"
 )
 
 // multipartSlack is what a multipart envelope may add around the file.
@@ -26,7 +27,10 @@ type upload struct {
 // readUpload reads the body field image of a multipart request, enforcing
 // the size limits while streaming (a 2 GB body is refused after
 // MAX_FILE_BYTES, never buffered) and sniffing the format from the bytes.
-func (s *Server) readUpload(c *gin.Context) (*upload, error) {
+// A form field named like one of the method's query parameters (fields)
+// is refused with a 422 that says where it belongs: taken silently, a
+// client's async=true sent as a field would get a sync answer.
+func (s *Server) readUpload(c *gin.Context, fields map[string]bool) (*upload, error) {
 	ct := c.GetHeader("Content-Type")
 	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil || mt != "multipart/form-data" {
@@ -42,15 +46,22 @@ func (s *Server) readUpload(c *gin.Context) (*upload, error) {
 	if err != nil {
 		return nil, apierr.Wrap(apierr.NotMultipart, err, "")
 	}
+	var up *upload
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
-			return nil, missingImage()
+			if up == nil {
+				return nil, missingImage()
+			}
+			return up, nil
 		}
 		if err != nil {
 			return nil, bodyError(err)
 		}
-		if part.FormName() != "image" {
+		if name := part.FormName(); fields[name] {
+			return nil, fieldNotQuery(name)
+		}
+		if part.FormName() != "image" || up != nil {
 			_, _ = io.Copy(io.Discard, part)
 			continue
 		}
@@ -74,8 +85,18 @@ func (s *Server) readUpload(c *gin.Context) (*upload, error) {
 			return nil, &apierr.Error{Code: apierr.UnsupportedFormat, Cause: err, Detail: []apierr.Detail{{
 				Loc: []string{"body", "image"}, Msg: "accepted formats: JPEG, PNG, TIFF, BMP, GIF, HEIC, HEIF, PDF, DJVU", Type: "value_error.format"}}}
 		}
-		return &upload{data: data, format: f}, nil
+		// The parts after the image are still read: a parameter sent as a
+		// field after the file is refused like one sent before it.
+		up = &upload{data: data, format: f}
 	}
+}
+
+// fieldNotQuery refuses a parameter sent as a multipart form field.
+func fieldNotQuery(name string) error {
+	return &apierr.Error{Code: apierr.InvalidParameter, Message: "Invalid request parameter: " + name,
+		Detail: []apierr.Detail{{Loc: []string{"body", name},
+			Msg:  fmt.Sprintf("%s is a query parameter: send it in the URL (?%s=...), not as a form field", name, name),
+			Type: "value_error.location"}}}
 }
 
 func missingImage() error {
@@ -89,4 +110,18 @@ func bodyError(err error) error {
 		return apierr.New(apierr.FileTooLarge, "")
 	}
 	return apierr.Wrap(apierr.NotMultipart, err, "Malformed multipart body")
+}
+
+// paramNames names the query parameters of a method, as its spec lists
+// them.
+func paramNames(method string) map[string]bool {
+	spec := params.ClassifySpec()
+	if method == methodRecognize {
+		spec = params.RecognizeSpec()
+	}
+	names := make(map[string]bool, len(spec))
+	for _, p := range spec {
+		names[p.Name] = true
+	}
+	return names
 }

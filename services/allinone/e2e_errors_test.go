@@ -40,6 +40,12 @@ func TestErrorTable(t *testing.T) {
 		{"bad parameter", func() (int, map[string]any) {
 			return in.post(t, "/pipelines/run/classify?dpi=0", "image", scanJPEG(t, 400, 300))
 		}, 422, 16, "dpi"},
+		{"parameter sent as a form field before the image", func() (int, map[string]any) {
+			return in.postForm(t, "/pipelines/run/classify", []formPart{{"async", "", []byte("true")}, {"image", "scan.jpg", scanJPEG(t, 400, 300)}})
+		}, 422, 16, "async"},
+		{"parameter sent as a form field after the image", func() (int, map[string]any) {
+			return in.postForm(t, "/pipelines/run/recognize", []formPart{{"image", "scan.jpg", scanJPEG(t, 400, 300)}, {"doc_type", "", []byte("passport_main")}})
+		}, 422, 16, "doc_type"},
 		{"unknown doc_type", func() (int, map[string]any) {
 			return in.post(t, "/pipelines/run/classify?doc_type=passport_main,unicorn", "image", scanJPEG(t, 400, 300))
 		}, 422, 16, "doc_type"},

@@ -130,6 +130,39 @@ func (in *instance) post(t *testing.T, path, field string, data []byte) (int, ma
 	return decodeBody(t, resp)
 }
 
+// formPart is one part of a multipart body: a file when filename is set,
+// else a text field.
+type formPart struct {
+	name, filename string
+	data           []byte
+}
+
+// postForm posts a multipart body of the given parts in order.
+func (in *instance) postForm(t *testing.T, path string, parts []formPart) (int, map[string]any) {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for _, p := range parts {
+		var w io.Writer
+		var err error
+		if p.filename != "" {
+			w, err = mw.CreateFormFile(p.name, p.filename)
+		} else {
+			w, err = mw.CreateFormField(p.name)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = w.Write(p.data)
+	}
+	_ = mw.Close()
+	resp, err := http.Post(in.base+path, mw.FormDataContentType(), &body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return decodeBody(t, resp)
+}
+
 func (in *instance) get(t *testing.T, path string) (int, map[string]any) {
 	t.Helper()
 	resp, err := http.Get(in.base + path)
