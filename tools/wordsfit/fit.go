@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"docsuite/pkg/classify"
 	"docsuite/pkg/doctypes"
@@ -240,6 +241,7 @@ func softmax(f [][nWeights]float64, w [nWeights]float64, offset []float64) []flo
 // overall and on the special classes.
 func report(name string, tw *classify.TypeWords, classes []string, rs []reading, w classify.WordWeights) {
 	var n, pic, words, other, otherPic, otherWords, turned, upright int
+	var cal calibration
 	edge := map[bool][2]int{} // printing the edge number -> read, crops
 	for _, r := range rs {
 		e := edge[tw.PrintsEdgeNumber(r.Type)]
@@ -256,6 +258,11 @@ func report(name string, tw *classify.TypeWords, classes []string, rs []reading,
 		}
 		p := tw.ApplyWords(w, classes, r.P, r.score(tw))
 		a, b := argmax(r.P), argmax(p)
+		truth := 0.0
+		if i := slices.Index(classes, r.Type); i >= 0 {
+			truth = p[i]
+		}
+		cal.add(p[b], classes[b] == r.Type, truth)
 		n++
 		if classes[a] == r.Type {
 			pic++
@@ -275,6 +282,7 @@ func report(name string, tw *classify.TypeWords, classes []string, rs []reading,
 	}
 	fmt.Printf("%s: %d crops, type top-1 picture %.1f %%, with words %.1f %%; other %d: %d and %d right; orientation %d of %d right\n",
 		name, n, 100*float64(pic)/float64(n), 100*float64(words)/float64(n), other, otherPic, otherWords, upright, turned)
+	fmt.Printf("%s: with words, calibration error (10 bins) %.3f, mean log loss %.3f\n", name, cal.ece(), cal.nll())
 	fmt.Printf("%s: edge number read on %d of %d crops of the types printing it, %d of %d others\n",
 		name, edge[true][0], edge[true][1], edge[false][0], edge[false][1])
 }

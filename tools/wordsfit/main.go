@@ -10,6 +10,13 @@
 //	                                                     picture's probabilities from DIR's docnet
 //	go run ./tools/wordsfit -swap 0.25 -unsure 0.6 ...   experiments (docs/models.md): fit against
 //	                                                     pictures that lie, leave unsure words out
+//	go run ./tools/wordsfit -weights pkg/classify/wordweights.json -fit ... -test ...
+//	                                                     measure given weights, fit nothing
+//
+// Each set is reported with the type accuracy of the picture alone and
+// with the words, and with the words' calibration: the expected
+// calibration error over 10 bins (as tools/eval reports the service's)
+// and the mean log loss of the true class.
 //
 // Each folder holds crops and the labels.jsonl that tools/synth -crops
 // writes. Every crop is read as the classifier worker reads it (picture,
@@ -45,6 +52,7 @@ func main() {
 		"another family (docnet sure and wrong, as on real photographs); the test set is also reported so swapped")
 	unsure := flag.Float64("unsure", 0, "leave out the words read under this confidence that no template prints "+
 		"and no field holds (an experiment: the classifier does not do this)")
+	weights := flag.String("weights", "", "measure these weights (a wordweights.json) instead of fitting new ones")
 	flag.Parse()
 	if *fitDir == "" {
 		flag.Usage()
@@ -52,13 +60,13 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *fitDir, *testDir, *models, *write, *out, *repicture, *swap, *unsure); err != nil {
+	if err := run(ctx, *fitDir, *testDir, *models, *write, *out, *repicture, *swap, *unsure, *weights); err != nil {
 		fmt.Fprintln(os.Stderr, "wordsfit:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, fitDir, testDir, models string, write bool, out string, repicture bool, swap, unsure float64) error {
+func run(ctx context.Context, fitDir, testDir, models string, write bool, out string, repicture bool, swap, unsure float64, weights string) error {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	lib := os.Getenv("ONNXRUNTIME_LIB")
 	if lib == "" {
@@ -74,13 +82,20 @@ func run(ctx context.Context, fitDir, testDir, models string, write bool, out st
 		return err
 	}
 	fitSet = dropUnsure(tw, fitSet, unsure)
-	w := fit(tw, classes, swapPictures(fitSet, swap, 1))
+	var w classify.WordWeights
+	if weights != "" {
+		if w, err = loadWeights(weights); err != nil {
+			return err
+		}
+	} else {
+		w = fit(tw, classes, swapPictures(fitSet, swap, 1))
+	}
 	if swap > 0 {
 		var f float64
 		w, f = sharpen(tw, classes, fitSet, w)
 		fmt.Printf("sharpened on the fit set as read: weights times %.3f\n", f)
 	}
-	fmt.Printf("fitted on %d crops of %s (swap %g): %+v\n", len(fitSet), fitDir, swap, w)
+	fmt.Printf("fitted (or -weights) on %d crops of %s (swap %g): %+v\n", len(fitSet), fitDir, swap, w)
 	report("fit set", tw, classes, fitSet, w)
 	if testDir != "" {
 		testSet, _, err := readAll(ctx, m, log, testDir, repicture)
@@ -117,4 +132,17 @@ func readAll(ctx context.Context, m config.Models, log *slog.Logger, dirs string
 		all, classes = append(all, rs...), cs
 	}
 	return all, classes, nil
+}
+
+// loadWeights reads a wordweights.json.
+func loadWeights(path string) (classify.WordWeights, error) {
+	var w classify.WordWeights
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return w, err
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return w, fmt.Errorf("%s: %w", path, err)
+	}
+	return w, nil
 }
