@@ -4,6 +4,8 @@ import (
 	"image"
 	"image/color"
 	"math"
+
+	"docsuite/pkg/geom"
 )
 
 // drawKeyboard draws rows of keys with letters.
@@ -66,28 +68,47 @@ func rotPts(cx, cy, a float64, pts [][2]float64) [][2]float64 {
 	return out
 }
 
+// Clutter is an object drawn on the table beside the documents: Kind is
+// pen, coin or phone; Quad its outline (TL, TR, BL, BR; a pen's runs along
+// it from TL to TR), in scene pixels.
+type Clutter struct {
+	Kind string
+	Quad geom.Quad
+}
+
+// ringQuad orders a ring of four corners (as rotRect makes them) as a Quad.
+func ringQuad(ring [][2]float64) geom.Quad {
+	at := func(i int) geom.Point { return geom.Point{X: ring[i][0], Y: ring[i][1]} }
+	return geom.Quad{at(0), at(1), at(3), at(2)}
+}
+
 // drawClutter puts pens, coins and a phone on the table, away from the
-// documents' centres. The phone shows its screen, lit or dark: a bare
-// black slab looks like a closed booklet's cover to the cropper.
-func drawClutter(p *painter, img *image.RGBA, r *Rand, docs []placed) {
+// documents' centres, and returns them. The phone shows its screen, lit or
+// dark: a bare black slab looks like a closed booklet's cover to the
+// cropper.
+func drawClutter(p *painter, img *image.RGBA, r *Rand, docs []placed) []Clutter {
 	W, H := float64(img.Rect.Dx()), float64(img.Rect.Dy())
 	n := r.IntRange(1, 3)
+	var out []Clutter
 	for i := 0; i < n; i++ {
 		cx, cy := r.Range(0, W), r.Range(0, H)
 		switch r.Intn(3) {
 		case 0: // pen
 			l, a := r.Range(0.2, 0.35)*math.Max(W, H), r.Range(0, math.Pi)
+			out = append(out, Clutter{Kind: "pen", Quad: ringQuad(rotRect(cx, cy, l, l*0.04, a))})
 			body := rotPts(cx, cy, a, [][2]float64{{-l / 2, 0}, {l / 2, 0}})
 			p.strokePath(img, [][2]float64{{body[0][0] + 5, body[0][1] + 6}, {body[1][0] + 5, body[1][1] + 6}}, l*0.05, color.RGBA{0, 0, 0, 70})
 			p.strokePath(img, body, l*0.04, hsl(r.Range(0, 360), 0.6, 0.35, 255))
 		case 1: // coin
 			rad := r.Range(0.02, 0.035) * math.Max(W, H)
+			out = append(out, Clutter{Kind: "coin", Quad: ringQuad(rotRect(cx, cy, 2*rad, 2*rad, 0))})
 			p.fillPoly(img, ellipsePts(cx+3, cy+4, rad, rad, 40), color.RGBA{0, 0, 0, 70})
 			p.fillPoly(img, ellipsePts(cx, cy, rad, rad, 40), Pick(r, []color.RGBA{{190, 160, 90, 255}, {180, 180, 175, 255}}))
 			p.strokePath(img, closeRing(ellipsePts(cx, cy, rad*0.85, rad*0.85, 40)), 2, color.RGBA{120, 110, 80, 200})
 		default: // phone, face up: a body, its screen (lit or dark and glossy) and a camera
 			w, h := 0.09*math.Max(W, H), 0.18*math.Max(W, H)
 			a := r.Range(-1, 1)
+			out = append(out, Clutter{Kind: "phone", Quad: ringQuad(rotRect(cx, cy, w, h, a))})
 			p.fillPoly(img, rotRect(cx, cy, w, h, a), color.RGBA{20, 20, 24, 255})
 			screen := rotRect(cx, cy, w*0.88, h*0.84, a)
 			if r.Bool(0.6) {
@@ -101,6 +122,7 @@ func drawClutter(p *painter, img *image.RGBA, r *Rand, docs []placed) {
 			p.fillPoly(img, ellipsePts(cx-dy*s, cy+dy*c, w*0.04, w*0.04, 12), color.RGBA{70, 74, 84, 255})
 		}
 	}
+	return out
 }
 
 // drawFingers draws a thumb (sometimes with a second finger and the

@@ -70,43 +70,62 @@ type Crop struct {
 // document out at most size pixels on its longer side. Jitter is the
 // corner error as a fraction of the document's size.
 func (g *Generator) Crops(ctx context.Context, i, size int, jitter float64) ([]Crop, error) {
-	sc, err := g.Scene(ctx, i)
-	if err != nil {
-		return nil, err
-	}
-	jb, err := EncodeJPEG(sc.Img, sc.Quality)
-	if err != nil {
-		return nil, err
-	}
-	img, err := DecodeImage(jb)
+	sc, img, err := g.photo(ctx, i)
 	if err != nil {
 		return nil, err
 	}
 	r := NewRand(g.cfg.Seed, uint64(i), 0xC809)
 	var out []Crop
 	for _, d := range sc.Docs {
-		w, h := d.Lying.Size()
-		s := float64(size) / math.Max(w, h)
-		cw, ch := int(math.Max(8, math.Round(w*s))), int(math.Max(8, math.Round(h*s)))
-		var src [4][2]float64
-		for k, p := range d.Lying {
-			src[k] = [2]float64{p.X + r.Norm()*jitter*w, p.Y + r.Norm()*jitter*h}
-		}
-		dst := [4][2]float64{{0, 0}, {float64(cw), 0}, {0, float64(ch)}, {float64(cw), float64(ch)}}
-		hm, err := homography(src, dst)
+		crop, err := cutQuad(img, d.Lying, size, jitter, r)
 		if err != nil {
 			return nil, err
-		}
-		crop, err := warp(img, hm, image.Rect(0, 0, cw, ch))
-		if err != nil {
-			return nil, fmt.Errorf("synth: crop: %w", err)
-		}
-		for k := 3; k < len(crop.Pix); k += 4 {
-			crop.Pix[k] = 255
 		}
 		out = append(out, Crop{Type: d.Type, Rotation: d.Rotation, Img: crop, Fields: d.Fields})
 	}
 	return out, nil
+}
+
+// photo renders scene i and decodes it after the scene's JPEG compression.
+func (g *Generator) photo(ctx context.Context, i int) (*Scene, *image.RGBA, error) {
+	sc, err := g.Scene(ctx, i)
+	if err != nil {
+		return nil, nil, err
+	}
+	jb, err := EncodeJPEG(sc.Img, sc.Quality)
+	if err != nil {
+		return nil, nil, err
+	}
+	img, err := DecodeImage(jb)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sc, img, nil
+}
+
+// cutQuad cuts the quad out of img at most size pixels on its longer side,
+// each corner moved by jitter times the quad's size (normal draws of r).
+func cutQuad(img *image.RGBA, q geom.Quad, size int, jitter float64, r *Rand) (*image.RGBA, error) {
+	w, h := q.Size()
+	s := float64(size) / math.Max(w, h)
+	cw, ch := int(math.Max(8, math.Round(w*s))), int(math.Max(8, math.Round(h*s)))
+	var src [4][2]float64
+	for k, p := range q {
+		src[k] = [2]float64{p.X + r.Norm()*jitter*w, p.Y + r.Norm()*jitter*h}
+	}
+	dst := [4][2]float64{{0, 0}, {float64(cw), 0}, {0, float64(ch)}, {float64(cw), float64(ch)}}
+	hm, err := homography(src, dst)
+	if err != nil {
+		return nil, err
+	}
+	crop, err := warp(img, hm, image.Rect(0, 0, cw, ch))
+	if err != nil {
+		return nil, fmt.Errorf("synth: crop: %w", err)
+	}
+	for k := 3; k < len(crop.Pix); k += 4 {
+		crop.Pix[k] = 255
+	}
+	return crop, nil
 }
 
 // Upright applies a rotation code to an image: mirror left-right when

@@ -34,6 +34,8 @@ type Scene struct {
 	Docs    []SceneDoc
 	Quality int
 	Scan    bool
+	// Clutter lists the objects drawn on the table (no documents).
+	Clutter []Clutter
 }
 
 // placed is a document positioned in a scene.
@@ -118,8 +120,9 @@ func (g *Generator) build(r *Rand, i int, scan bool, W, H int) (*Scene, error) {
 		return nil, err
 	}
 	fx := g.cfg.Effects
+	var clutter []Clutter
 	if !scan && fx.Clutter > 0 && r.Bool(0.3*fx.Clutter) {
-		drawClutter(p, canvas, r.Child(3), pl)
+		clutter = drawClutter(p, canvas, r.Child(3), pl)
 	}
 	for _, d := range pl {
 		if err := g.composite(canvas, d, r.Child(4), scan); err != nil {
@@ -133,7 +136,7 @@ func (g *Generator) build(r *Rand, i int, scan bool, W, H int) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc := &Scene{Img: canvas, Quality: q, Scan: scan}
+	sc := &Scene{Img: canvas, Quality: q, Scan: scan, Clutter: clutter}
 	for _, d := range pl {
 		sd := SceneDoc{Type: d.doc.Type, Quad: d.quad, Lying: d.ly, Rotation: d.turn, Turn: d.turn, Page: 1,
 			Fields: d.doc.Fields, Boxes: d.doc.Boxes}

@@ -57,7 +57,11 @@ func cropJob(g *synth.Generator, o *options) (func(context.Context, int) error, 
 	var mu sync.Mutex
 	var labels []cropLabel
 	job := func(ctx context.Context, i int) error {
-		crops, err := g.Crops(ctx, i, o.cropSize, o.cropJitter)
+		cut := g.Crops
+		if o.clutterCrops {
+			cut = g.ClutterCrops
+		}
+		crops, err := cut(ctx, i, o.cropSize, o.cropJitter)
 		if err != nil {
 			return err
 		}

@@ -28,6 +28,7 @@ type options struct {
 	crops, pdf        bool
 	cropSize          int
 	cropJitter        float64
+	clutterCrops      bool
 	maxPages          int
 	cfg               synth.Config
 	fxScale           float64
@@ -55,6 +56,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.BoolVar(&o.crops, "crops", false, "write tightly cropped documents with labels instead of scenes")
 	fs.IntVar(&o.cropSize, "crop-size", 384, "longer side of crops in pixels")
 	fs.Float64Var(&o.cropJitter, "crop-jitter", 0.01, "corner error of crops as a fraction of the document size")
+	fs.BoolVar(&o.clutterCrops, "clutter-crops", false, "with -crops: cut the objects on the table (pieces of pens, coins, phones) as not_document crops instead of the documents")
 	fs.BoolVar(&o.pdf, "pdf", false, "write multi-page PDF scans instead of JPEG scenes")
 	fs.IntVar(&o.maxPages, "max-pages", 4, "most pages per PDF")
 	fs.StringVar(&o.gallery, "gallery", "", "write one contact sheet PNG per type into this folder and exit")
