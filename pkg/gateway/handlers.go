@@ -57,8 +57,10 @@ func (s *Server) accept(c *gin.Context, params map[string]bool) (*accepted, erro
 }
 
 // runSync runs fn for a stored input within the in-flight bound and the
-// pipeline timeout, and always removes the input and intermediates.
-func (s *Server) runSync(c *gin.Context, a *accepted, fn func(ctx context.Context) (any, error)) {
+// pipeline timeout, and always removes the input and intermediates. An
+// answer is recorded as such (tasks.Answered), so that /result tells its
+// task_id apart from an unknown one.
+func (s *Server) runSync(c *gin.Context, a *accepted, method string, fn func(ctx context.Context) (any, error)) {
 	defer func() {
 		if err := s.store.DeletePrefix(context.WithoutCancel(c.Request.Context()), tasks.InputPrefix(a.in.TaskID)); err != nil {
 			s.log.Warn("input cleanup failed; the janitor will remove it", "task", a.in.TaskID, "err", err)
@@ -80,6 +82,9 @@ func (s *Server) runSync(c *gin.Context, a *accepted, fn func(ctx context.Contex
 		}
 		s.fail(c, err)
 		return
+	}
+	if err := s.queue.RecordAnswered(context.WithoutCancel(c.Request.Context()), a.in.TaskID, method, a.owner); err != nil {
+		s.log.Warn("sync answer not recorded; /result will not know its task_id", "task", a.in.TaskID, "err", err)
 	}
 	c.JSON(http.StatusOK, res)
 }
@@ -155,7 +160,7 @@ func (s *Server) serve(c *gin.Context, method string, p any, async bool, priorit
 		s.enqueue(c, a, method, p, priority, tags)
 		return
 	}
-	s.runSync(c, a, func(ctx context.Context) (any, error) { return run(ctx, a.in) })
+	s.runSync(c, a, method, func(ctx context.Context) (any, error) { return run(ctx, a.in) })
 }
 
 func (s *Server) execTask(ctx context.Context, job tasks.Job, progress tasks.Progress) ([]byte, error) {
@@ -227,6 +232,9 @@ func (s *Server) handleResult(c *gin.Context) {
 		b.Progress.PagesDone, b.Progress.PagesTotal = st.PagesDone, st.PagesTotal
 		c.Header("Retry-After", "1")
 		c.JSON(http.StatusAccepted, b)
+	case tasks.Answered:
+		s.fail(c, apierr.New(apierr.TaskNotFound, "Task "+id+" was answered synchronously: its result was in that reply "+
+			"and is not kept (send async=true to fetch a result from /result)"))
 	case tasks.Failed:
 		status := http.StatusInternalServerError
 		if st.Error != nil && st.Error.Code >= 400 {

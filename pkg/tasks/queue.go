@@ -134,6 +134,14 @@ func (q *Queue) Enqueue(ctx context.Context, job Job, owner string) error {
 	return nil
 }
 
+// RecordAnswered records a request answered synchronously, so that
+// /result can tell its task_id from an unknown one until the result TTL
+// has passed.
+func (q *Queue) RecordAnswered(ctx context.Context, id, method, owner string) error {
+	now := time.Now().UTC()
+	return q.put(ctx, State{ID: id, Method: method, Status: Answered, Owner: owner, Created: now, Completed: now})
+}
+
 // Get reads a task's state; ok is false for an unknown or expired task.
 func (q *Queue) Get(ctx context.Context, id string) (State, bool, error) {
 	e, err := q.kv.Get(ctx, id)

@@ -22,6 +22,9 @@ const (
 	Running Status = "running"
 	Done    Status = "done"
 	Failed  Status = "failed"
+	// Answered is a request answered synchronously: its task_id is
+	// known, its result was in the reply and is not kept.
+	Answered Status = "answered"
 )
 
 // Job is what a runner needs to execute a task; it travels in the queue.

@@ -251,3 +251,25 @@ func TestTimedOutTaskIsTriedOnceMore(t *testing.T) {
 		})
 	}
 }
+
+// TestAnsweredIsKnownUntilTTL checks the record of a sync answer: read
+// back as answered with its owner, and gone once the result TTL passes.
+func TestAnsweredIsKnownUntilTTL(t *testing.T) {
+	e := newEnv(t)
+	e.opts.TTL = 300 * time.Millisecond
+	q, _ := e.queue(t)
+	ctx := context.Background()
+	if err := q.RecordAnswered(ctx, "answered1", "classify", "owner-hash"); err != nil {
+		t.Fatal(err)
+	}
+	st, ok, err := q.Get(ctx, "answered1")
+	if err != nil || !ok || st.Status != Answered || st.Owner != "owner-hash" || st.Method != "classify" {
+		t.Fatalf("read back %+v ok=%v err=%v, want answered classify of owner-hash", st, ok, err)
+	}
+	testutil.Eventually(t, 5*time.Second, func() error {
+		if _, ok, _ := q.Get(ctx, "answered1"); ok {
+			return fmt.Errorf("still known after the TTL")
+		}
+		return nil
+	})
+}

@@ -27,6 +27,18 @@ func TestErrorTable(t *testing.T) {
 		detailLoc string
 	}{
 		{"unknown task", func() (int, map[string]any) { return in.get(t, "/result/0123456789abcdef0123456789abcdef") }, 404, 8, ""},
+		{"result of a sync answer", func() (int, map[string]any) {
+			s, b := in.post(t, "/pipelines/run/classify?return_crops=false", "image", scanJPEG(t, 800, 600))
+			id, _ := b["task_id"].(string)
+			if s != 200 || id == "" {
+				t.Fatalf("sync classify: %d %v", s, b)
+			}
+			s, b = in.get(t, "/result/"+id)
+			if msg, _ := b["message"].(string); !strings.Contains(msg, "answered synchronously") {
+				t.Errorf("message %q does not say the task was answered synchronously", msg)
+			}
+			return s, b
+		}, 404, 8, ""},
 		{"malformed task id", func() (int, map[string]any) { return in.get(t, "/result/nope") }, 404, 8, ""},
 		{"unknown path", func() (int, map[string]any) { return in.get(t, "/pipelines/run/teleport") }, 404, 6, ""},
 		{"wrong method", func() (int, map[string]any) { return in.get(t, "/pipelines/run/classify") }, 405, 7, ""},
