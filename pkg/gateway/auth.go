@@ -81,7 +81,7 @@ func requestToken(c *gin.Context) string {
 
 func (a *authenticator) check(ctx context.Context, token string) error {
 	if token == "" {
-		return apierr.New(apierr.TokenMissing, "Token is missing: pass it in the token query parameter")
+		return apierr.New(apierr.TokenMissing, "Token is missing: pass it in the token query parameter or the Token header (form fields are not read for it)")
 	}
 	bad := apierr.New(apierr.TokenMissing, "Token is not valid")
 	switch a.mode {
