@@ -23,8 +23,14 @@ var wordWeightsJSON []byte
 // LoadWordWeights returns the weights shipped with the classifier
 // (wordweights.json, written by tools/wordsfit).
 func LoadWordWeights() (WordWeights, error) {
+	return ParseWordWeights(wordWeightsJSON)
+}
+
+// ParseWordWeights reads weights in wordweights.json's layout and checks
+// the picture's weight and floor.
+func ParseWordWeights(b []byte) (WordWeights, error) {
 	var w WordWeights
-	if err := json.Unmarshal(wordWeightsJSON, &w); err != nil {
+	if err := json.Unmarshal(b, &w); err != nil {
 		return w, fmt.Errorf("classify: wordweights.json: %w", err)
 	}
 	if w.Picture <= 0 || w.PictureFloor <= 0 || w.PictureFloor >= 1 {

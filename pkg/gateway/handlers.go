@@ -151,7 +151,7 @@ func (s *Server) handleStageMethod(method string, hosted bool) gin.HandlerFunc {
 // serve accepts the request's file, then queues it (async) or runs it now.
 func (s *Server) serve(c *gin.Context, method string, p any, async bool, priority int, tags []string,
 	run func(ctx context.Context, in pipeline.Input) (any, error)) {
-	a, err := s.accept(c, paramNames(method))
+	a, err := s.accept(c, s.queryOnly(method))
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -21,6 +21,7 @@ import (
 	"docsuite/pkg/bus"
 	"docsuite/pkg/config"
 	"docsuite/pkg/fakecheck"
+	"docsuite/pkg/params"
 	"docsuite/pkg/pipeline"
 	"docsuite/pkg/store"
 	"docsuite/pkg/tasks"
@@ -42,6 +43,9 @@ type Server struct {
 	inflight chan struct{}
 	metrics  *metrics
 	engine   *gin.Engine
+	// classifyParams and recognizeParams name the methods' query
+	// parameters (see queryOnly).
+	classifyParams, recognizeParams map[string]bool
 }
 
 // New builds a gateway on an open NATS connection and store. Its metrics
@@ -68,8 +72,10 @@ func New(ctx context.Context, cfg config.Gateway, nc *nats.Conn, st store.Store,
 		cfg: cfg, log: log, nc: nc, store: st, queue: q, auth: auth, license: lic,
 		pipe: pipeline.New(nc, st, pipeline.Limits{MaxPages: cfg.MaxPages, MaxPixels: cfg.MaxPixels,
 			PageParallel: cfg.PageParallel}, stageMetrics, fc),
-		inflight: make(chan struct{}, cfg.MaxInFlight),
-		metrics:  newMetrics(reg),
+		inflight:        make(chan struct{}, cfg.MaxInFlight),
+		metrics:         newMetrics(reg),
+		classifyParams:  paramNames(params.ClassifySpec()),
+		recognizeParams: paramNames(params.RecognizeSpec()),
 	}
 	s.engine = s.routes()
 	return s, nil

@@ -112,16 +112,20 @@ func bodyError(err error) error {
 	return apierr.Wrap(apierr.NotMultipart, err, "Malformed multipart body")
 }
 
-// paramNames names the query parameters of a method, as its spec lists
-// them.
-func paramNames(method string) map[string]bool {
-	spec := params.ClassifySpec()
-	if method == methodRecognize {
-		spec = params.RecognizeSpec()
-	}
+// paramNames names the parameters of a spec.
+func paramNames(spec []params.Param) map[string]bool {
 	names := make(map[string]bool, len(spec))
 	for _, p := range spec {
 		names[p.Name] = true
 	}
 	return names
+}
+
+// queryOnly names the query parameters of a method, refused as form
+// fields (see readUpload); the sets are made once, in New.
+func (s *Server) queryOnly(method string) map[string]bool {
+	if method == methodRecognize {
+		return s.recognizeParams
+	}
+	return s.classifyParams
 }

@@ -1,5 +1,6 @@
 // Package prob turns scores into probability distributions: the softmax
-// and its logarithm, computed stably (the largest score subtracted first).
+// and its logarithm, computed stably (the largest score subtracted first);
+// and measures how well confidences are calibrated (ECE).
 package prob
 
 import "math"
@@ -39,4 +40,32 @@ func LogSoftmax(z []float64) []float64 {
 		out[i] = v - norm
 	}
 	return out
+}
+
+// ECE is the expected calibration error of answers given with confidence
+// conf[i], right[i] telling whether each was: over bins equal bins of
+// confidence, the answers' share of each bin times the gap between its
+// mean confidence and its accuracy. NaN when there are no answers.
+func ECE(conf []float64, right []bool, bins int) float64 {
+	if len(conf) == 0 {
+		return math.NaN()
+	}
+	n := make([]int, bins)
+	sum := make([]float64, bins)
+	hits := make([]float64, bins)
+	for i, c := range conf {
+		b := min(int(c*float64(bins)), bins-1)
+		n[b]++
+		sum[b] += c
+		if right[i] {
+			hits[b]++
+		}
+	}
+	e := 0.0
+	for b := range n {
+		if n[b] > 0 {
+			e += math.Abs(hits[b]-sum[b]) / float64(len(conf))
+		}
+	}
+	return e
 }

@@ -33,3 +33,29 @@ func TestSoftmax(t *testing.T) {
 		})
 	}
 }
+
+// TestECE checks the calibration error against sums worked by hand.
+func TestECE(t *testing.T) {
+	tests := []struct {
+		name  string
+		conf  []float64
+		right []bool
+		want  float64
+	}{
+		{"sure and right", []float64{1, 1}, []bool{true, true}, 0},
+		// One bin: 0.95 said, 1 of 2 right.
+		{"overconfident", []float64{0.95, 0.95}, []bool{true, false}, 0.45},
+		// Bin 0.6: 0.4 off, half the answers; bin 0.9: 0.1 off, half.
+		{"underconfident", []float64{0.6, 0.6, 0.9, 0.9}, []bool{true, true, true, true}, 0.25},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ECE(tc.conf, tc.right, 10); math.Abs(got-tc.want) > 1e-9 {
+				t.Errorf("ECE %g, want %g", got, tc.want)
+			}
+		})
+	}
+	if !math.IsNaN(ECE(nil, nil, 10)) {
+		t.Error("ECE of no answers is not NaN")
+	}
+}

@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
 	"docsuite/pkg/doctypes"
+	"docsuite/pkg/prob"
 )
 
 func (r *results) markdown(name, plotBase string) (string, error) {
@@ -177,30 +177,13 @@ func (r *results) classes() []classStat {
 
 // ece is the expected calibration error of the type decision.
 func (r *results) ece(bins int) float64 {
-	n := make([]int, bins)
-	conf := make([]float64, bins)
-	acc := make([]float64, bins)
-	total := 0
+	var conf []float64
+	var right []bool
 	for _, p := range r.Pairs {
-		if !doctypes.Known(p.Truth) {
-			continue
-		}
-		i := min(int(p.Conf*float64(bins)), bins-1)
-		n[i]++
-		conf[i] += p.Conf
-		if p.Pred == p.Truth {
-			acc[i]++
-		}
-		total++
-	}
-	if total == 0 {
-		return math.NaN()
-	}
-	e := 0.0
-	for i := range n {
-		if n[i] > 0 {
-			e += float64(n[i]) / float64(total) * math.Abs(acc[i]/float64(n[i])-conf[i]/float64(n[i]))
+		if doctypes.Known(p.Truth) {
+			conf = append(conf, p.Conf)
+			right = append(right, p.Pred == p.Truth)
 		}
 	}
-	return e
+	return prob.ECE(conf, right, bins)
 }

@@ -90,12 +90,16 @@ func run(ctx context.Context, fitDir, testDir, models string, write bool, out st
 	} else {
 		w = fit(tw, classes, swapPictures(fitSet, swap, 1))
 	}
-	if swap > 0 {
+	if swap > 0 && weights == "" {
 		var f float64
 		w, f = sharpen(tw, classes, fitSet, w)
 		fmt.Printf("sharpened on the fit set as read: weights times %.3f\n", f)
 	}
-	fmt.Printf("fitted (or -weights) on %d crops of %s (swap %g): %+v\n", len(fitSet), fitDir, swap, w)
+	if weights != "" {
+		fmt.Printf("measuring %s: %+v\n", weights, w)
+	} else {
+		fmt.Printf("fitted on %d crops of %s (swap %g): %+v\n", len(fitSet), fitDir, swap, w)
+	}
 	report("fit set", tw, classes, fitSet, w)
 	if testDir != "" {
 		testSet, _, err := readAll(ctx, m, log, testDir, repicture)
@@ -136,12 +140,12 @@ func readAll(ctx context.Context, m config.Models, log *slog.Logger, dirs string
 
 // loadWeights reads a wordweights.json.
 func loadWeights(path string) (classify.WordWeights, error) {
-	var w classify.WordWeights
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return w, err
+		return classify.WordWeights{}, err
 	}
-	if err := json.Unmarshal(b, &w); err != nil {
+	w, err := classify.ParseWordWeights(b)
+	if err != nil {
 		return w, fmt.Errorf("%s: %w", path, err)
 	}
 	return w, nil
