@@ -107,6 +107,17 @@ func zoneKey(z Zone, state string) string {
 // every check digit right counts whatever its confidence.
 const MinZoneConfidence = 0.9
 
+// ValidZoneTrust is the least confidence a zone with every check digit
+// right and a state code for issuer lends its answer. Such a zone named
+// the right state and kind for 78 of 78 documents of a held-out synthetic
+// set (seed 55501, cut by the cropper) and 31 of 31 real ones, while the
+// recognizer's own character confidence (Zone.Confidence) put them at
+// 0.72–0.88: taken alone it made every answer the zone settled
+// underconfident. The share among the key's types (year variants) still
+// scales it. A zone whose issuer is misread keeps its character
+// confidence.
+const ValidZoneTrust = 0.98
+
 // ApplyZone revises a reply with a zone read on the document. A zone names
 // the issuing state and the kind of document, which settles look-alike
 // types the picture alone cannot (a Pakistani and an Indian passport data
@@ -114,10 +125,12 @@ const MinZoneConfidence = 0.9
 //   - a zone whose key lists catalogue types restricts the answer to them
 //     (and to the request's doc_type list, when there is one): the most
 //     probable of them by the picture wins, with confidence the zone's
-//     recognition confidence times that type's share of their probability;
+//     trust (its recognition confidence, at least ValidZoneTrust when
+//     every check digit is right and the issuer is a state code) times
+//     that type's share of their probability;
 //   - a zone of any other key (by issuer, then by the holder's
 //     nationality) is a document of no catalogue type: `other`, with the
-//     zone's confidence;
+//     zone's trust;
 //   - a zone whose issuer is no state code (mrz.KnownState) has its first
 //     line misread: the catalogue types of the holder's nationality, of
 //     any kind, are the candidates; when the nationality is no state code
@@ -131,6 +144,9 @@ func ApplyZone(reply stages.ClassifyReply, z Zone, codes MRZCodes, classes []str
 		return reply
 	}
 	conf := min(max(z.Confidence, 0), 1)
+	if z.Valid && mrz.KnownState(z.Issuer) {
+		conf = max(conf, ValidZoneTrust)
+	}
 	types, ok := codes[ZoneKey(z)]
 	switch {
 	case ok:

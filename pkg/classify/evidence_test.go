@@ -96,20 +96,21 @@ func TestApplyZone(t *testing.T) {
 		wantType string
 		wantConf float64
 	}{
-		{"valid Indian zone picks the likelier Indian year", Zone{"P", "IND", "IND", true, 0.97}, nil, "ind_passport_2008_main", 0.97 * 0.05 / 0.07},
-		{"valid Pakistani zone", Zone{"P", "PAK", "PAK", true, 0.95}, nil, "pak_passport_2013_main", 0.95},
+		{"valid Indian zone picks the likelier Indian year", Zone{"P", "IND", "IND", true, 0.97}, nil, "ind_passport_2008_main", ValidZoneTrust * 0.05 / 0.07},
+		{"valid Pakistani zone", Zone{"P", "PAK", "PAK", true, 0.95}, nil, "pak_passport_2013_main", ValidZoneTrust},
+		{"valid zone read with little confidence is still trusted", Zone{"P", "PAK", "PAK", true, 0.72}, nil, "pak_passport_2013_main", ValidZoneTrust},
 		{"misread issuer found by nationality", Zone{"P", "PHU", "PAK", true, 0.92}, nil, "pak_passport_2013_main", 0.92},
 		{"Russian internal zone the picture gave nothing", Zone{"PN", "RUS", "RUS", true, 0.99}, nil, "passport_main", 0.99},
-		{"foreign zone is other", Zone{"ID", "D", "D", true, 0.93}, nil, "other", 0.93},
-		{"visa is other", Zone{"V", "UTO", "UTO", true, 0.93}, nil, "other", 0.93},
-		{"known issuer, unknown kind is other", Zone{"I", "IND", "IND", true, 0.9}, nil, "other", 0.9},
+		{"foreign zone is other", Zone{"ID", "D", "D", true, 0.93}, nil, "other", ValidZoneTrust},
+		{"visa is other", Zone{"V", "UTO", "UTO", true, 0.93}, nil, "other", ValidZoneTrust},
+		{"known issuer, unknown kind is other", Zone{"I", "IND", "IND", true, 0.9}, nil, "other", ValidZoneTrust},
 		{"issuer and nationality misread leave the picture", Zone{"I", "DKU", "DKU", true, 0.83}, nil, "not_document", 0.9},
 		{"misread issuer, foreign nationality is other", Zone{"I", "DKU", "DEU", true, 0.83}, nil, "other", 0.83},
 		{"lost P< shifts the issuer into the code: nationality, any kind", Zone{"IN", "DKU", "IND", true, 0.7}, nil, "ind_passport_2008_main", 0.7 * 0.05 / 0.07},
 		{"untrusted zone changes nothing", Zone{"P", "PAK", "PAK", false, 0.6}, nil, "not_document", 0.9},
 		{"confident zone with a bad check digit counts", Zone{"P", "PAK", "PAK", false, 0.95}, nil, "pak_passport_2013_main", 0.95},
-		{"zone outside the doc_type list is other", Zone{"P", "PAK", "PAK", true, 0.95}, []string{"passport_main"}, "other", 0.95},
-		{"doc_type list narrows the zone's types", Zone{"P", "IND", "IND", true, 0.9}, []string{"ind_passport_2000_main"}, "ind_passport_2000_main", 0.9},
+		{"zone outside the doc_type list is other", Zone{"P", "PAK", "PAK", true, 0.95}, []string{"passport_main"}, "other", ValidZoneTrust},
+		{"doc_type list narrows the zone's types", Zone{"P", "IND", "IND", true, 0.9}, []string{"ind_passport_2000_main"}, "ind_passport_2000_main", ValidZoneTrust},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

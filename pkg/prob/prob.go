@@ -69,3 +69,24 @@ func ECE(conf []float64, right []bool, bins int) float64 {
 	}
 	return e
 }
+
+// Brier is the Brier score of answers given with confidence conf[i],
+// right[i] telling whether each was: the mean squared gap between the
+// confidence and 1 (right) or 0 (wrong). Unlike ECE it is a proper score,
+// with no bins: an answer made more confident gains when right and loses
+// when wrong, whatever the other answers near it. NaN when there are no
+// answers.
+func Brier(conf []float64, right []bool) float64 {
+	if len(conf) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for i, c := range conf {
+		y := 0.0
+		if right[i] {
+			y = 1
+		}
+		s += (c - y) * (c - y)
+	}
+	return s / float64(len(conf))
+}

@@ -59,3 +59,29 @@ func TestECE(t *testing.T) {
 		t.Error("ECE of no answers is not NaN")
 	}
 }
+
+// TestBrier checks the Brier score against sums worked by hand.
+func TestBrier(t *testing.T) {
+	tests := []struct {
+		name  string
+		conf  []float64
+		right []bool
+		want  float64
+	}{
+		{"sure and right", []float64{1, 1}, []bool{true, true}, 0},
+		{"sure and wrong", []float64{1}, []bool{false}, 1},
+		// (0.1² + 0.9²) / 2: a bin-wise calibrated pair still scores.
+		{"half right at 0.9", []float64{0.9, 0.9}, []bool{true, false}, 0.41},
+		{"underconfident", []float64{0.6, 0.8}, []bool{true, true}, (0.16 + 0.04) / 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Brier(tc.conf, tc.right); math.Abs(got-tc.want) > 1e-9 {
+				t.Errorf("Brier %g, want %g", got, tc.want)
+			}
+		})
+	}
+	if !math.IsNaN(Brier(nil, nil)) {
+		t.Error("Brier of no answers is not NaN")
+	}
+}

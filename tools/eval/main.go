@@ -36,6 +36,7 @@ func run() error {
 	simple := flag.Bool("simple", false, "use simple_cropper=true")
 	cropOnly := flag.Bool("crop", false, "evaluate the croppers in this process (neural, neural without refinement, simple) instead of the service; -synth and -real may both be given")
 	modelsDir := flag.String("models", "models", "models directory (with -crop)")
+	pairsOut := flag.String("pairs", "", "also write each matched document (file, truth, answer, confidence, IoU, rotation) as one JSON line to this file, for calibration and error analysis")
 	flag.Parse()
 	if *cropOnly {
 		return runCropEval(context.Background(), *synthDir, *realDir, *modelsDir, *out)
@@ -58,6 +59,11 @@ func run() error {
 		return err
 	}
 	res := evaluate(ctx, c, cases, *orient8 && *realDir != "")
+	if *pairsOut != "" {
+		if err := res.writePairs(*pairsOut); err != nil {
+			return err
+		}
+	}
 	plotBase := ""
 	if *out != "" {
 		plotBase = strings.TrimSuffix(*out, filepath.Ext(*out))

@@ -67,8 +67,9 @@ func (r *results) markdown(name, plotBase string) (string, error) {
 		fmt.Fprintf(&b, "| the same, only images whose upright original is answered a catalogue type (turned ones answered other, not_document or empty: %d) | %s |\n",
 			r.Orient8FellSpecial, pct(r.Orient8TypedOK, r.Orient8Typed))
 	}
-	ece := r.ece(10)
-	fmt.Fprintf(&b, "| expected calibration error (10 bins) | %.3f |\n", ece)
+	conf, right := r.typeAnswers()
+	fmt.Fprintf(&b, "| expected calibration error (10 bins) | %.3f |\n", prob.ECE(conf, right, 10))
+	fmt.Fprintf(&b, "| Brier score of the type's confidence (mean squared gap to right = 1, wrong = 0; no bins) | %.4f |\n", prob.Brier(conf, right))
 	if len(r.Elapsed) > 0 {
 		d := append([]time.Duration(nil), r.Elapsed...)
 		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
@@ -175,15 +176,14 @@ func (r *results) classes() []classStat {
 	return out
 }
 
-// ece is the expected calibration error of the type decision.
-func (r *results) ece(bins int) float64 {
-	var conf []float64
-	var right []bool
+// typeAnswers returns the confidence of each type decision on a labelled
+// document and whether it was right, for the calibration measures.
+func (r *results) typeAnswers() (conf []float64, right []bool) {
 	for _, p := range r.Pairs {
 		if doctypes.Known(p.Truth) {
 			conf = append(conf, p.Conf)
 			right = append(right, p.Pred == p.Truth)
 		}
 	}
-	return prob.ECE(conf, right, bins)
+	return conf, right
 }
