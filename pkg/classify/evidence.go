@@ -118,6 +118,16 @@ const MinZoneConfidence = 0.9
 // confidence.
 const ValidZoneTrust = 0.98
 
+// ZoneSettles reports whether a zone decides the reply alone: every check
+// digit right and a state code for issuer. ApplyZone then answers one of
+// the types its key (or the holder's nationality) lists, or `other`, with
+// at least ValidZoneTrust; the picture only chooses among those types,
+// which are year variants of one family and so weigh the printed words
+// alike: a reader may spare reading them.
+func ZoneSettles(z *Zone) bool {
+	return z != nil && z.Valid && mrz.KnownState(z.Issuer)
+}
+
 // ApplyZone revises a reply with a zone read on the document. A zone names
 // the issuing state and the kind of document, which settles look-alike
 // types the picture alone cannot (a Pakistani and an Indian passport data
@@ -144,7 +154,7 @@ func ApplyZone(reply stages.ClassifyReply, z Zone, codes MRZCodes, classes []str
 		return reply
 	}
 	conf := min(max(z.Confidence, 0), 1)
-	if z.Valid && mrz.KnownState(z.Issuer) {
+	if ZoneSettles(&z) {
 		conf = max(conf, ValidZoneTrust)
 	}
 	types, ok := codes[ZoneKey(z)]

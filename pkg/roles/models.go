@@ -126,7 +126,11 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 		if wordsErr != nil {
 			return nil, wordsErr
 		}
-		return openZoneReader(m, d.Log, true, words)
+		z, err := openZoneReader(m, d.Log, true, words)
+		if err == nil {
+			z.spareSettled = true
+		}
+		return z, err
 	})
 	defer closeAfter(zr)
 	h := func(ctx context.Context, req stages.ClassifyRequest) (stages.ClassifyReply, error) {

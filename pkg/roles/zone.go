@@ -32,6 +32,11 @@ type zoneReader struct {
 	// some template prints (the orientation check of uprightWords).
 	tess  *ocr.Engine
 	words *classify.TypeWords
+	// spareSettled skips the printed words and the edge number when the
+	// zone settles the type (classify.ZoneSettles): set for the
+	// classifier worker, whose answer they could not change; tools that
+	// fit the words' weights read them on every crop.
+	spareSettled bool
 	// digits is PP-OCR's alphabet cut to the digits (edgeNumber).
 	digits ppocr.Charset
 }
@@ -179,7 +184,10 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 		}
 		break
 	}
-	if z.tess != nil {
+	// A zone that settles the type leaves the words and the edge number
+	// nothing to change: the classifier worker spares reading them.
+	spare := z.spareSettled && classify.ZoneSettles(ev.Zone)
+	if z.tess != nil && !spare {
 		// A verified zone, or docnet decisive, settles the orientation:
 		// the words are read, not used to check it.
 		settled := ev.Zone != nil && ev.Zone.Valid || orient.Decisive(logits)
@@ -194,6 +202,9 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 			// cannot read); the call is an uncertain one.
 			rot, conf = r, 0.5
 		}
+	}
+	if spare {
+		return ev, rot, conf, nil
 	}
 	if ev.EdgeNumber, err = z.edgeNumber(ctx, img, boxes, rot); err != nil {
 		return ev, 0, 0, err
