@@ -155,3 +155,21 @@ func TestRuleOutNonDocuments(t *testing.T) {
 		})
 	}
 }
+
+// TestZoneKeysListOneFamily guards what ZoneSettles relies on: the types
+// one zone key lists are variants of one family (doctypes.Family), which
+// the printed words weigh alike, so a settling zone's answer does not
+// depend on them.
+func TestZoneKeysListOneFamily(t *testing.T) {
+	codes, err := LoadMRZCodes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, types := range codes {
+		for _, typ := range types[1:] {
+			if doctypes.Family(typ) != doctypes.Family(types[0]) {
+				t.Errorf("zone key %q lists %s and %s, of two families", key, types[0], typ)
+			}
+		}
+	}
+}
