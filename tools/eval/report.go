@@ -68,7 +68,7 @@ func (r *results) markdown(name, plotBase string) (string, error) {
 			r.Orient8FellSpecial, pct(r.Orient8TypedOK, r.Orient8Typed))
 	}
 	conf, right := r.typeAnswers()
-	fmt.Fprintf(&b, "| expected calibration error (10 bins) | %.3f |\n", prob.ECE(conf, right, 10))
+	fmt.Fprintf(&b, "| expected calibration error (10 bins) | %.4f |\n", prob.ECE(conf, right, 10))
 	fmt.Fprintf(&b, "| Brier score of the type's confidence (mean squared gap to right = 1, wrong = 0; no bins) | %.4f |\n", prob.Brier(conf, right))
 	if len(r.Elapsed) > 0 {
 		d := append([]time.Duration(nil), r.Elapsed...)
