@@ -203,11 +203,10 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 			rot, conf = r, 0.5
 		}
 	}
-	if spare {
-		return ev, rot, conf, nil
-	}
-	if ev.EdgeNumber, err = z.edgeNumber(ctx, img, boxes, rot); err != nil {
-		return ev, 0, 0, err
+	if !spare {
+		if ev.EdgeNumber, err = z.edgeNumber(ctx, img, boxes, rot); err != nil {
+			return ev, 0, 0, err
+		}
 	}
 	return ev, rot, conf, nil
 }
