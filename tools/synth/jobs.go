@@ -56,11 +56,22 @@ type cropLabel struct {
 func cropJob(g *synth.Generator, o *options) (func(context.Context, int) error, func() error, error) {
 	var mu sync.Mutex
 	var labels []cropLabel
-	job := func(ctx context.Context, i int) error {
-		cut := g.Crops
-		if o.clutterCrops {
-			cut = g.ClutterCrops
+	cut := g.Crops
+	closeFinder := func() error { return nil }
+	switch {
+	case o.clutterCrops:
+		cut = g.ClutterCrops
+	case o.foundBy != "":
+		find, closeFn, err := neuralFinder(o.foundBy, o.foundMinIoU, o.foundMaxIoU)
+		if err != nil {
+			return nil, nil, err
 		}
+		closeFinder = closeFn
+		cut = func(ctx context.Context, i, size int, _ float64) ([]synth.Crop, error) {
+			return g.FoundCrops(ctx, i, size, find)
+		}
+	}
+	job := func(ctx context.Context, i int) error {
 		crops, err := cut(ctx, i, o.cropSize, o.cropJitter)
 		if err != nil {
 			return err
@@ -81,6 +92,9 @@ func cropJob(g *synth.Generator, o *options) (func(context.Context, int) error, 
 		return nil
 	}
 	finish := func() error {
+		if err := closeFinder(); err != nil {
+			return err
+		}
 		sort.Slice(labels, func(a, b int) bool { return labels[a].File < labels[b].File })
 		csv, err := os.Create(filepath.Join(o.out, "labels.csv"))
 		if err != nil {

@@ -29,6 +29,9 @@ type options struct {
 	cropSize          int
 	cropJitter        float64
 	clutterCrops      bool
+	foundBy           string
+	foundMinIoU       float64
+	foundMaxIoU       float64
 	maxPages          int
 	cfg               synth.Config
 	fxScale           float64
@@ -57,6 +60,9 @@ func parseFlags(args []string) (*options, error) {
 	fs.IntVar(&o.cropSize, "crop-size", 384, "longer side of crops in pixels")
 	fs.Float64Var(&o.cropJitter, "crop-jitter", 0.01, "corner error of crops as a fraction of the document size")
 	fs.BoolVar(&o.clutterCrops, "clutter-crops", false, "with -crops: cut the objects on the table (pieces of pens, coins, phones) as not_document crops instead of the documents")
+	fs.StringVar(&o.foundBy, "found-by", "", "with -crops: cut each document where the neural cropper of this models folder finds it (matched at -found-min-iou), not along its true corners")
+	fs.Float64Var(&o.foundMinIoU, "found-min-iou", 0.5, "with -found-by: least quad IoU between a found document and the true one for its crop to be kept")
+	fs.Float64Var(&o.foundMaxIoU, "found-max-iou", 1, "with -found-by: keep only the crops whose IoU with the true quad is at most this (the documents the cropper cuts badly)")
 	fs.BoolVar(&o.pdf, "pdf", false, "write multi-page PDF scans instead of JPEG scenes")
 	fs.IntVar(&o.maxPages, "max-pages", 4, "most pages per PDF")
 	fs.StringVar(&o.gallery, "gallery", "", "write one contact sheet PNG per type into this folder and exit")
@@ -97,6 +103,9 @@ func parseFlags(args []string) (*options, error) {
 	}
 	if o.gallery == "" && o.out == "" {
 		return nil, fmt.Errorf("-out is required")
+	}
+	if o.foundBy != "" && (!o.crops || o.clutterCrops) {
+		return nil, fmt.Errorf("-found-by needs -crops (and no -clutter-crops)")
 	}
 	if o.workers < 1 {
 		o.workers = 1

@@ -23,6 +23,10 @@ func TestParseFlags(t *testing.T) {
 		{"effects off", []string{"-out", "d", "-fx", "0"}, false,
 			func(o *options) bool { return o.cfg.Effects.Perspective == 0 && o.cfg.Effects.JPEG == 0 }},
 		{"seed", []string{"-out", "d", "-seed", "42"}, false, func(o *options) bool { return o.cfg.Seed == 42 }},
+		{"found-by needs crops", []string{"-out", "d", "-found-by", "models"}, true, nil},
+		{"found-by cuts documents, not clutter", []string{"-out", "d", "-crops", "-clutter-crops", "-found-by", "models"}, true, nil},
+		{"found-by with crops", []string{"-out", "d", "-crops", "-found-by", "models", "-found-max-iou", "0.9"}, false,
+			func(o *options) bool { return o.foundBy == "models" && o.foundMinIoU == 0.5 && o.foundMaxIoU == 0.9 }},
 	}
 	for _, tc := range tests {
 		o, err := parseFlags(tc.args)
