@@ -16,7 +16,7 @@ type Common struct {
 	NATSURL         string `env:"NATS_URL" default:"nats://127.0.0.1:4222" doc:"NATS server(s), comma-separated. Ignored by the all-in-one, which embeds its own."`
 	PipelineTimeout int    `env:"PIPELINE_TIMEOUT" default:"120" doc:"Seconds one request may take end to end; stages share this budget."`
 	CompletedTTL    int    `env:"COMPLETED_TASK_TTL_SECONDS" default:"3600" doc:"Seconds an async result stays readable after completion."`
-	MetricsAddr     string `env:"METRICS_ADDR" default:"" doc:"Internal address for /metrics, /healthz and pprof of worker roles (empty: off). The gateway serves /metrics on its own port."`
+	MetricsAddr     string `env:"METRICS_ADDR" default:"" doc:"Internal address for /metrics, /healthz and pprof of worker roles and of the all-in-one (empty: off). The gateway serves /metrics on its own port."`
 	InstanceID      string `env:"INSTANCE_ID" default:"" doc:"Name of this installation in logs and license reports (default: host name)."`
 	Store           Store
 }

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -300,4 +301,31 @@ func TestAsyncClassifyGoes202Then200(t *testing.T) {
 		t.Errorf("other token: %d %v", s, b)
 	}
 	_ = saw202 // a fast machine may finish before the first poll; the 202 body is checked whenever seen
+}
+
+// TestInternalAddressServesMetricsAndProfiles: METRICS_ADDR gives the
+// all-in-one, like each worker role, an internal port with /healthz,
+// /metrics (the stages' histograms once a request went through) and the
+// pprof profiles an admin takes when a stage is slow.
+func TestInternalAddressServesMetricsAndProfiles(t *testing.T) {
+	internal := fmt.Sprintf("127.0.0.1:%d", testutil.FreePort(t))
+	in := startAllInOne(t, map[string]string{"METRICS_ADDR": internal})
+	if code, _ := in.post(t, "/pipelines/run/classify", "image", scanJPEG(t, 1200, 900)); code != http.StatusOK {
+		t.Fatalf("classify answered %d", code)
+	}
+	for _, tc := range []struct{ path, want string }{
+		{"/healthz", `"success": true`},
+		{"/metrics", "docsuite_stage_handle_seconds"},
+		{"/debug/pprof/", "goroutine"},
+	} {
+		resp, err := http.Get("http://" + internal + tc.path)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.path, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), tc.want) {
+			t.Errorf("%s: %d, want 200 with %q", tc.path, resp.StatusCode, tc.want)
+		}
+	}
 }

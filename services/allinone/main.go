@@ -61,6 +61,7 @@ func run(ctx context.Context, cfg config.AllInOne, log *slog.Logger) error {
 	}
 	d := roles.NewDeps(nc, st, log)
 	g, gctx := errgroup.WithContext(ctx)
+	roles.ServeInternal(gctx, d, cfg.Common.MetricsAddr)
 	g.Go(func() error { return roles.Cropper(gctx, d, cfg.Common, cfg.Worker, cfg.Models, cfg.TempDir) })
 	g.Go(func() error { return roles.Classifier(gctx, d, cfg.Common, cfg.Worker, cfg.Models) })
 	g.Go(func() error { return roles.Orienter(gctx, d, cfg.Common, cfg.Worker, cfg.Models) })
