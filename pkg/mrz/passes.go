@@ -157,7 +157,20 @@ func (r *Reader) readRows(ctx context.Context, m *ppocr.Image, boxes []ppocr.Box
 			return nil, ErrNoZoneLines
 		}
 	}
-	quick, err := readDetected(ctx, rr, blurStretch, recStretch)
+	names := float64(recStretch)
+	if r.noNames {
+		names = blurStretch
+	}
+	quick, err := readDetected(ctx, rr, blurStretch, names)
+	if r.noNames && err == nil && quick.Valid() && !KnownState(quick.Issuer) {
+		// The issuer lies on a passport's name line: read at its own
+		// width it may lose a letter (BG for BGD). Read that line at
+		// twice the width, the others as they were.
+		again, err := readDetected(ctx, rr, blurStretch, recStretch)
+		if err == nil && again.Valid() && KnownState(again.Issuer) {
+			quick = again
+		}
+	}
 	if (err != nil && !errors.Is(err, ErrNotFound)) || (quick != nil && quick.Valid()) {
 		return quick, err
 	}

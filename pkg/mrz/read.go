@@ -23,6 +23,9 @@ type Reader struct {
 	// lowest is set when the zone must end at the image's lowest rows
 	// (WithZoneAtBottom).
 	lowest bool
+	// noNames is set when the holder's names are not wanted
+	// (WithoutNames): the name line is read at its own width.
+	noNames bool
 }
 
 // NewReader returns a Reader over a loaded engine.
@@ -54,6 +57,20 @@ func (r *Reader) WithSecondReading() *Reader {
 func (r *Reader) WithZoneAtBottom() *Reader {
 	c := *r.WithSecondReading()
 	c.lowest = true
+	return &c
+}
+
+// WithoutNames returns a Reader for callers that want the zone's document
+// code, issuer and check digits but not the holder's names (the
+// classifier): a Reader WithSecondReading reads the name line at its own
+// width in its first pass, like the other lines, instead of at twice it,
+// which only the names' letters need (no check digit covers them). On a
+// passport's zone that is one recognition at twice the width saved; a
+// zone that verifies but whose issuer, read so, is no state code has its
+// name line read again at twice the width.
+func (r *Reader) WithoutNames() *Reader {
+	c := *r
+	c.noNames = true
 	return &c
 }
 

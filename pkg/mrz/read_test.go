@@ -71,9 +71,12 @@ func TestReadRealImages(t *testing.T) {
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			img := decodeFile(t, filepath.Join(realdata, tc.file))
-			// The classifier's reader, and the extraction's (its lines
-			// read at their own width first, see WithSecondReading).
-			for name, r := range map[string]*mrz.Reader{"plain": r, "second": r.WithSecondReading()} {
+			// The plain reader, the extraction's (its lines read at their
+			// own width first, see WithSecondReading) and the classifier's,
+			// which wants no names (WithoutNames): its name line must still
+			// give the document code and the issuer.
+			for name, r := range map[string]*mrz.Reader{"plain": r, "second": r.WithSecondReading(),
+				"without names": r.WithSecondReading().WithoutNames()} {
 				rd, err := r.Read(context.Background(), img)
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
@@ -81,7 +84,12 @@ func TestReadRealImages(t *testing.T) {
 				if !rd.Valid() {
 					t.Errorf("%s: check digits fail in %v: %q", name, rd.Failed(), rd.Lines)
 				}
-				if tc.lines != nil && strings.Join(rd.Lines, "\n") != strings.Join(tc.lines, "\n") {
+				got, want := rd.Lines, tc.lines
+				if name == "without names" && len(want) == 2 && len(got) == 2 && len(got[0]) >= 5 {
+					// TD3 and TD2: the names follow the code and issuer on line 1.
+					got, want = []string{got[0][:5], got[1]}, []string{want[0][:5], want[1]}
+				}
+				if want != nil && strings.Join(got, "\n") != strings.Join(want, "\n") {
 					t.Errorf("%s: read\n%s\nwant\n%s", name, strings.Join(rd.Lines, "\n"), strings.Join(tc.lines, "\n"))
 				}
 				if len(rd.Rects) != len(rd.Lines) || rd.Confidence <= 0.5 || rd.Confidence > 1 {

@@ -71,7 +71,9 @@ func openZoneReader(m config.Models, log *slog.Logger, logitsOnly bool, words *c
 		_ = z.Close()
 		return nil, err
 	}
-	z.rd = mrz.NewReader(z.eng).WithZoneAtBottom()
+	// The type needs the zone's code, issuer and check digits, not the
+	// names: the name line is read at its own width (docs/models.md).
+	z.rd = mrz.NewReader(z.eng).WithZoneAtBottom().WithoutNames()
 	z.digits = z.eng.Charset(func(r rune) bool { return r >= '0' && r <= '9' })
 	if z.words = words; z.words == nil {
 		if z.words, err = classify.LoadTypeWords(); err != nil {
