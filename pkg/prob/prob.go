@@ -1,6 +1,8 @@
 // Package prob turns scores into probability distributions: the softmax
 // and its logarithm, computed stably (the largest score subtracted first);
-// and measures how well confidences are calibrated (ECE).
+// measures how well confidences are calibrated (ECE, Brier); and says how
+// far a measure on a few hundred documents can be trusted (Wilson and
+// bootstrap intervals, McNemar's test of two models on the same items).
 package prob
 
 import "math"

@@ -35,7 +35,10 @@ type cropResults struct {
 	LaterPages  int
 	missedQuads int
 	IoUs        []float64
-	Times       []time.Duration
+	// IoUFiles holds the file of each of IoUs: the units resampled for
+	// the mean IoU's interval.
+	IoUFiles []string
+	Times    []time.Duration
 	// Notes lists every file with a miss or a spurious item.
 	Notes []string
 	// Loose lists every document found with an IoU under looseIoU.
@@ -215,6 +218,7 @@ func (r *cropResults) score(tc testCase, pages [][]geom.Quad) {
 		used[bi] = true
 		r.Found++
 		r.IoUs = append(r.IoUs, best)
+		r.IoUFiles = append(r.IoUFiles, tc.Path)
 		if best < looseIoU {
 			r.Loose = append(r.Loose, fmt.Sprintf("%s: %s (IoU %.2f)", rel(tc.Path), td.Type, best))
 		}

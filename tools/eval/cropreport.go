@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"docsuite/pkg/prob"
 )
 
 // Markers delimit the generated part of the cropper report; text outside
@@ -65,13 +67,29 @@ func (s *cropSet) markdown(b *strings.Builder, plot string) {
 		b.WriteString("\n")
 	}
 	row("documents found", func(r *cropResults) string { return pct(r.Found, r.Truth) })
+	row("95 % interval", func(r *cropResults) string { return shareInterval(r.Found, r.Truth) })
 	row("documents missed", func(r *cropResults) string { return fmt.Sprint(r.Missed) })
 	row("spurious items (share of items)", func(r *cropResults) string { return pct(r.Spurious, r.Predictions) })
+	row("95 % interval", func(r *cropResults) string { return shareInterval(r.Spurious, r.Predictions) })
 	row("mean quad IoU of found documents (with corners)", func(r *cropResults) string {
 		if len(r.IoUs) == 0 {
 			return "n/a"
 		}
 		return fmt.Sprintf("%.3f (%d)", meanOf(r.IoUs), len(r.IoUs))
+	})
+	row("95 % interval, files resampled", func(r *cropResults) string {
+		groups := groupByFile(len(r.IoUs), func(i int) string { return r.IoUFiles[i] }, func(int) bool { return true })
+		if len(groups) < 2 {
+			return "n/a"
+		}
+		lo, hi := prob.Bootstrap(groups, func(idx []int) float64 {
+			v := make([]float64, len(idx))
+			for k, i := range idx {
+				v[k] = r.IoUs[i]
+			}
+			return meanOf(v)
+		}, bootstrapReps, 0.95, bootstrapSeed)
+		return fmt.Sprintf("%.3f to %.3f", lo, hi)
 	})
 	row("found with IoU >= 0.9", func(r *cropResults) string {
 		n := 0
@@ -90,6 +108,7 @@ func (s *cropSet) markdown(b *strings.Builder, plot string) {
 		return fmt.Sprintf("%.1f / %.1f / %.1f ms", quantileMS(r.Times, 0.5), tot/float64(max(1, len(r.Times))), quantileMS(r.Times, 0.95))
 	})
 	row("files not decoded or failed", func(r *cropResults) string { return fmt.Sprint(r.Failed) })
+	fmt.Fprintf(b, "\n%s\n", intervalNote)
 	fmt.Fprintf(b, "\n![share of documents found at or above each IoU](%s)\n", plot)
 	for _, r := range s.Results {
 		if r.Name == "neural, no refinement" || r.Name == "neural, enclosing quads" {

@@ -9,6 +9,13 @@
 //	go run ./tools/eval -url http://127.0.0.1:8080 -synth /tmp/test-set -out docs/accuracy-synth.md
 //	go run ./tools/eval -url http://127.0.0.1:8080 -real ../shared/realdata -out docs/accuracy-real.md
 //	go run ./tools/eval -crop -synth /tmp/crop-test -real ../shared/realdata -out docs/accuracy-cropper.md
+//	go run ./tools/eval -compare before.jsonl after.jsonl
+//
+// The measures come with 95 % intervals, and -compare sets two runs'
+// -pairs files side by side: which documents only one got right
+// (McNemar's exact test), the calibration's change with its interval, and
+// every answer that changed. On a few hundred documents a change of two
+// answers is noise; these say which changes are not.
 package main
 
 import (
@@ -37,7 +44,22 @@ func run() error {
 	cropOnly := flag.Bool("crop", false, "evaluate the croppers in this process (neural, neural without refinement, simple) instead of the service; -synth and -real may both be given")
 	modelsDir := flag.String("models", "models", "models directory (with -crop)")
 	pairsOut := flag.String("pairs", "", "also write each matched document (file, truth, answer, confidence, IoU, rotation) as one JSON line to this file, for calibration and error analysis")
+	compare := flag.Bool("compare", false, "compare two -pairs files of runs on the same inputs, given as the two arguments (first, second); writes Markdown to -out or stdout")
 	flag.Parse()
+	if *compare {
+		if flag.NArg() != 2 {
+			return fmt.Errorf("-compare wants two -pairs files, got %d arguments", flag.NArg())
+		}
+		md, err := compareRuns(flag.Arg(0), flag.Arg(1))
+		if err != nil {
+			return err
+		}
+		if *out == "" {
+			fmt.Print(md)
+			return nil
+		}
+		return os.WriteFile(*out, []byte(md), 0o644)
+	}
 	if *cropOnly {
 		return runCropEval(context.Background(), *synthDir, *realDir, *modelsDir, *out)
 	}

@@ -50,26 +50,33 @@ func (r *results) markdown(name, plotBase string) (string, error) {
 			famOK++
 		}
 	}
-	b.WriteString("| measure | value |\n|---|---|\n")
-	fmt.Fprintf(&b, "| documents found | %s |\n| documents missed | %d |\n| spurious documents | %d (%s of predictions) |\n",
-		pct(r.Found, r.Truth), r.Missed, r.Spurious, pct(r.Spurious, r.Found+r.Spurious))
+	b.WriteString("| measure | value | 95 % interval |\n|---|---|---|\n")
+	fmt.Fprintf(&b, "| documents found | %s | %s |\n| documents missed | %d | |\n| spurious documents | %d (%s of predictions) | %s |\n",
+		pct(r.Found, r.Truth), shareInterval(r.Found, r.Truth), r.Missed, r.Spurious, pct(r.Spurious, r.Found+r.Spurious),
+		shareInterval(r.Spurious, r.Found+r.Spurious))
 	if iouN > 0 {
-		fmt.Fprintf(&b, "| mean quad IoU (matched) | %.3f over %d |\n", iouSum/float64(iouN), iouN)
+		withQuad := func(p pair) bool { return p.IoU >= 0 }
+		fmt.Fprintf(&b, "| mean quad IoU (matched) | %.3f over %d | %s |\n", iouSum/float64(iouN), iouN,
+			fileInterval(r.Pairs, withQuad, meanIoU(r.Pairs), 3))
 	}
-	fmt.Fprintf(&b, "| type top-1 | %s |\n| type at family level | %s |\n", pct(typeOK, scored), pct(famOK, scored))
+	fmt.Fprintf(&b, "| type top-1 | %s | %s |\n| type at family level | %s | %s |\n",
+		pct(typeOK, scored), shareInterval(typeOK, scored), pct(famOK, scored), shareInterval(famOK, scored))
 	if rotN > 0 {
-		fmt.Fprintf(&b, "| orientation | %s |\n", pct(rotOK, rotN))
+		fmt.Fprintf(&b, "| orientation | %s | %s |\n", pct(rotOK, rotN), shareInterval(rotOK, rotN))
 	}
 	if r.Orient8 > 0 {
-		fmt.Fprintf(&b, "| orientation, each single-document image turned and mirrored 7 other ways | %s |\n", pct(r.Orient8OK, r.Orient8))
+		fmt.Fprintf(&b, "| orientation, each single-document image turned and mirrored 7 other ways | %s | %s |\n",
+			pct(r.Orient8OK, r.Orient8), shareInterval(r.Orient8OK, r.Orient8))
 	}
 	if r.Orient8Typed > 0 {
-		fmt.Fprintf(&b, "| the same, only images whose upright original is answered a catalogue type (turned ones answered other, not_document or empty: %d) | %s |\n",
-			r.Orient8FellSpecial, pct(r.Orient8TypedOK, r.Orient8Typed))
+		fmt.Fprintf(&b, "| the same, only images whose upright original is answered a catalogue type (turned ones answered other, not_document or empty: %d) | %s | %s |\n",
+			r.Orient8FellSpecial, pct(r.Orient8TypedOK, r.Orient8Typed), shareInterval(r.Orient8TypedOK, r.Orient8Typed))
 	}
 	conf, right := r.typeAnswers()
-	fmt.Fprintf(&b, "| expected calibration error (10 bins) | %.4f |\n", prob.ECE(conf, right, 10))
-	fmt.Fprintf(&b, "| Brier score of the type's confidence (mean squared gap to right = 1, wrong = 0; no bins) | %.4f |\n", prob.Brier(conf, right))
+	fmt.Fprintf(&b, "| expected calibration error (10 bins) | %.4f | %s |\n", prob.ECE(conf, right, 10),
+		fileInterval(r.Pairs, typed, calibrationOf(r.Pairs, ece10), 4))
+	fmt.Fprintf(&b, "| Brier score of the type's confidence (mean squared gap to right = 1, wrong = 0; no bins) | %.4f | %s |\n",
+		prob.Brier(conf, right), fileInterval(r.Pairs, typed, calibrationOf(r.Pairs, prob.Brier), 4))
 	if len(r.Elapsed) > 0 {
 		d := append([]time.Duration(nil), r.Elapsed...)
 		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
@@ -77,8 +84,9 @@ func (r *results) markdown(name, plotBase string) (string, error) {
 		for _, x := range d {
 			sum += x
 		}
-		fmt.Fprintf(&b, "| time per file, median / mean | %.3f s / %.3f s |\n", d[len(d)/2].Seconds(), (sum / time.Duration(len(d))).Seconds())
+		fmt.Fprintf(&b, "| time per file, median / mean | %.3f s / %.3f s | |\n", d[len(d)/2].Seconds(), (sum / time.Duration(len(d))).Seconds())
 	}
+	fmt.Fprintf(&b, "\n%s\n", intervalNote)
 	b.WriteString("\n### Per class\n\n| class | support | precision | recall |\n|---|---|---|---|\n")
 	for _, cl := range r.classes() {
 		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", cl.name, cl.support, ratio(cl.tp, cl.tp+cl.fp), ratio(cl.tp, cl.support))
