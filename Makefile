@@ -83,15 +83,19 @@ synth: deps
 ## scans and 40 photos: docs/accuracy-extraction-current.md, and the
 ## residence pages on 60 of each: docs/accuracy-registration-current.md;
 ## then full-text OCR on 40 factory pages of each kind:
-## docs/accuracy-fulltext-current.md.
+## docs/accuracy-fulltext-current.md. Each service run's answers go to
+## docs/accuracy-pairs.jsonl and docs/accuracy-synthetic-pairs.jsonl, and
+## what changed since the committed ones is printed (tools/eval -compare).
 # FACTORY tags the synthetic test set with the factory's sources: a
 # changed factory makes it again.
 eval: FACTORY = $(shell scripts/factory-tag.sh)
 eval: build
-	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -real ../shared/realdata -out docs/accuracy.md'
+	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -real ../shared/realdata -pairs $(CACHE)/accuracy-pairs.jsonl -out docs/accuracy.md'
+	scripts/eval-compare.sh docs/accuracy-pairs.jsonl $(CACHE)/accuracy-pairs.jsonl
 	test -f $(CACHE)/crop-test/.done-200-90210-$(FACTORY) || { rm -rf $(CACHE)/crop-test && nice go run ./tools/synth -out $(CACHE)/crop-test -n 200 -seed 90210 && touch $(CACHE)/crop-test/.done-200-90210-$(FACTORY); }
 	nice go run ./tools/eval -crop -synth $(CACHE)/crop-test -real ../shared/realdata -out docs/accuracy-cropper.md
-	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -synth $(CACHE)/crop-test -out docs/accuracy-synthetic.md'
+	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -synth $(CACHE)/crop-test -pairs $(CACHE)/accuracy-synthetic-pairs.jsonl -out docs/accuracy-synthetic.md'
+	scripts/eval-compare.sh docs/accuracy-synthetic-pairs.jsonl $(CACHE)/accuracy-synthetic-pairs.jsonl
 	EXTRACT_EVAL_N=40 EXTRACT_EVAL_OUT=$(ROOT)/docs/accuracy-extraction-current.md go test -count=1 -timeout 30m -run TestEvalSynthetic ./pkg/extract
 	EXTRACT_EVAL_N=60 EXTRACT_EVAL_OUT=$(ROOT)/docs/accuracy-registration-current.md go test -count=1 -timeout 30m -run TestEvalRegistration ./pkg/extract
 	FULLTEXT_EVAL_N=40 FULLTEXT_EVAL_OUT=$(ROOT)/docs/accuracy-fulltext-current.md go test -count=1 -timeout 30m -run TestEvalFulltext ./pkg/ocr
