@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -166,8 +167,17 @@ func run(ctx context.Context, o *options) error {
 	if err != nil {
 		return err
 	}
-	if err := parallel(ctx, o.start, o.n, o.workers, job); err != nil {
-		return err
+	// finish runs after a failed or interrupted run too: the crops
+	// already written keep their labels (minutes of work on a large set),
+	// and the cropper a -found-by run holds is closed.
+	if runErr := parallel(ctx, o.start, o.n, o.workers, job); runErr != nil {
+		if err := finish(); err != nil {
+			return errors.Join(runErr, err)
+		}
+		if o.crops {
+			return fmt.Errorf("%w (labels written for the crops made before it)", runErr)
+		}
+		return runErr
 	}
 	if err := finish(); err != nil {
 		return err

@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -61,5 +65,41 @@ func TestParallel(t *testing.T) {
 	})
 	if !errors.Is(err, boom) {
 		t.Fatalf("want the job's error, got %v", err)
+	}
+}
+
+// TestFailedCropRunKeepsLabels checks that a crop run that fails part way
+// still writes the labels of the crops it made: item 1 cannot be written
+// (a folder stands where its first crop goes), item 0 was.
+func TestFailedCropRunKeepsLabels(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "crop_000001_0.jpg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o, err := parseFlags([]string{"-out", dir, "-crops", "-n", "3", "-workers", "1", "-seed", "5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = run(context.Background(), o)
+	if err == nil {
+		t.Fatal("the run succeeded though item 1 could not be written")
+	}
+	raw, rerr := os.ReadFile(filepath.Join(dir, "labels.jsonl"))
+	if rerr != nil {
+		t.Fatalf("no labels after the failed run (%v): %v", err, rerr)
+	}
+	var files []string
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var l cropLabel
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, l.File)
+		if _, err := os.Stat(filepath.Join(dir, l.File)); err != nil {
+			t.Errorf("label for a crop not written: %v", err)
+		}
+	}
+	if len(files) == 0 || !strings.HasPrefix(files[0], "crop_000000_") {
+		t.Errorf("labels %v, want item 0's crops", files)
 	}
 }
