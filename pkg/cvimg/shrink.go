@@ -1,0 +1,32 @@
+package cvimg
+
+import (
+	"image"
+
+	"gocv.io/x/gocv"
+)
+
+// Shrink returns img when its longer side is at most maxSide, else a copy
+// shrunk (area interpolation, the aspect kept) so that its longer side is
+// maxSide, as an *image.RGBA with its origin at (0, 0). Readers that need
+// no more pixels than that (text lines scaled to a fixed height) take it
+// instead of a page of tens of megapixels, which they would otherwise
+// convert and turn whole.
+func Shrink(img image.Image, maxSide int) (image.Image, error) {
+	b := img.Bounds()
+	long := max(b.Dx(), b.Dy())
+	if maxSide <= 0 || long <= maxSide {
+		return img, nil
+	}
+	src, err := BGR(img)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	scale := float64(maxSide) / float64(long)
+	size := image.Pt(max(1, int(float64(b.Dx())*scale+0.5)), max(1, int(float64(b.Dy())*scale+0.5)))
+	small := gocv.NewMat()
+	defer small.Close()
+	gocv.Resize(src, &small, size, 0, 0, gocv.InterpolationArea)
+	return ToImage(small)
+}
