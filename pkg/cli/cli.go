@@ -1,6 +1,7 @@
 // Package cli is the shared entry point of every role's binary: flags,
-// configuration, logging, the AVX-512 gate and signal handling, so each
-// services/<role>/main.go is a few lines.
+// configuration, logging, the AVX-512 gate, the Go heap's limit in a
+// container and signal handling, so each services/<role>/main.go is a few
+// lines.
 package cli
 
 import (
@@ -62,6 +63,9 @@ func Main(r Role, args []string, stdout, stderr io.Writer) int {
 	}
 	c := r.Common()
 	log := logging.New(stderr, c.LogLevel, c.LogColorize, r.Name)
+	if limit, ok := holdHeapUnderContainerLimit(os.Getenv, cgroupMemoryFiles); ok {
+		log.Info("Go heap held under the container's memory limit (GOMEMLIMIT unset)", "gomemlimit_bytes", limit)
+	}
 	if r.Models != nil {
 		warn, err := cpucheck.Check(cpucheck.Host(), r.Models().AllowNoAVX512)
 		if err != nil {
