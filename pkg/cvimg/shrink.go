@@ -18,13 +18,30 @@ func Shrink(img image.Image, maxSide int) (image.Image, error) {
 	if maxSide <= 0 || long <= maxSide {
 		return img, nil
 	}
+	scale := float64(maxSide) / float64(long)
+	size := image.Pt(max(1, int(float64(b.Dx())*scale+0.5)), max(1, int(float64(b.Dy())*scale+0.5)))
+	if im, ok := img.(*image.RGBA); ok {
+		// Resampled from its own pixels into the result's: no full-size
+		// copy of a page that may hold hundreds of megabytes.
+		src, err := wrap(im.Pix[im.PixOffset(b.Min.X, b.Min.Y):], b.Dx(), b.Dy(), im.Stride, 4)
+		if err != nil {
+			return nil, err
+		}
+		defer src.Close()
+		out := image.NewRGBA(image.Rectangle{Max: size})
+		dst, err := gocv.NewMatFromBytes(size.Y, size.X, gocv.MatTypeCV8UC4, out.Pix)
+		if err != nil {
+			return nil, err
+		}
+		defer dst.Close()
+		gocv.Resize(src, &dst, size, 0, 0, gocv.InterpolationArea)
+		return out, nil
+	}
 	src, err := BGR(img)
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
-	scale := float64(maxSide) / float64(long)
-	size := image.Pt(max(1, int(float64(b.Dx())*scale+0.5)), max(1, int(float64(b.Dy())*scale+0.5)))
 	small := gocv.NewMat()
 	defer small.Close()
 	gocv.Resize(src, &small, size, 0, 0, gocv.InterpolationArea)

@@ -19,25 +19,33 @@ func TestShrink(t *testing.T) {
 			}
 		}
 	}
+	gray := image.NewGray(src.Bounds())
+	for y := 20; y < 120; y++ {
+		for x := 10; x < 410; x++ {
+			gray.Set(x, y, src.At(x, y))
+		}
+	}
 	cases := []struct {
 		name    string
+		img     image.Image
 		maxSide int
 		size    image.Point
 		same    bool
 	}{
-		{"small enough", 400, image.Pt(400, 100), true},
-		{"no limit", 0, image.Pt(400, 100), true},
-		{"halved", 200, image.Pt(200, 50), false},
-		{"odd factor", 150, image.Pt(150, 38), false},
+		{"small enough", src, 400, image.Pt(400, 100), true},
+		{"no limit", src, 0, image.Pt(400, 100), true},
+		{"halved", src, 200, image.Pt(200, 50), false},
+		{"odd factor", src, 150, image.Pt(150, 38), false},
+		{"grey, halved", gray, 200, image.Pt(200, 50), false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := Shrink(src, c.maxSide)
+			got, err := Shrink(c.img, c.maxSide)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if c.same {
-				if got != image.Image(src) {
+				if got != c.img {
 					t.Fatal("an image within the limit was copied")
 				}
 				return
