@@ -23,6 +23,10 @@ type rowReader struct {
 	foundLike []int8
 	// at holds the rows read so far at each stretch, indexed like cand.
 	at map[float64][]*zoneLine
+	// lastEnds, when above 0, is how many of the lowest rows a zone may
+	// end at (a Reader WithZoneAtBottom: lowestRows); 0 lets it end at
+	// any row.
+	lastEnds int
 	// screen is set when a row is read at another stretch than
 	// blurStretch only if its reading at blurStretch is zoneLike, and a
 	// row stretched to over twice its detected width (a page number
@@ -144,6 +148,9 @@ func (r *Reader) readRows(ctx context.Context, m *ppocr.Image, boxes []ppocr.Box
 		return r.ReadDetected(ctx, m, boxes)
 	}
 	rr := newRowReader(r, m, boxes, true)
+	if r.lowest {
+		rr.lastEnds = lowestRows
+	}
 	if r.lowest && len(rr.cand) > 0 {
 		like := false
 		for i := len(rr.cand) - 1; i >= max(0, len(rr.cand)-lowestRows) && !like; i-- {

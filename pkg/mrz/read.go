@@ -52,8 +52,11 @@ func (r *Reader) WithSecondReading() *Reader {
 // the band where a zone can lie, whose lowest row is the zone's last line
 // or a line of print under it: when neither of the two lowest candidate
 // rows reads like a zone line at its own width, the rows above are not
-// read (ErrNoZoneLines). Dense print filling the band (a SNILS card's
-// back) then costs two rows, not every row of the band.
+// read (ErrNoZoneLines), and otherwise only runs of rows ending at one of
+// those two are read as a zone. Dense print filling the band (a SNILS
+// card's back) then costs two rows, not every row of the band; a Russian
+// form whose Cyrillic lines read like a zone's with its alphabet, the
+// rows of the runs that can end the band, not all eight.
 func (r *Reader) WithZoneAtBottom() *Reader {
 	c := *r.WithSecondReading()
 	c.lowest = true
@@ -211,6 +214,9 @@ func readDetected(ctx context.Context, rr *rowReader, stretch, names float64) (*
 	// check digits; otherwise the best-shaped run is kept.
 	var best *Reading
 	for end := len(cand); end > 0; end-- {
+		if rr.lastEnds > 0 && end <= len(cand)-rr.lastEnds {
+			break // the zone ends at one of the lowest rows
+		}
 		if !endsRun(cand[:end]) {
 			continue // no layout's lines can end here: not worth reading
 		}
