@@ -150,9 +150,7 @@ func (r *Reader) readRows(ctx context.Context, m *ppocr.Image, boxes []ppocr.Box
 	rr := newRowReader(r, m, boxes, true)
 	if r.lowest {
 		rr.lastEnds = lowestRows
-	}
-	if r.lowest && len(rr.cand) > 0 {
-		like := false
+		like := len(rr.cand) == 0
 		for i := len(rr.cand) - 1; i >= max(0, len(rr.cand)-lowestRows) && !like; i-- {
 			l, err := rr.line(ctx, i, blurStretch)
 			if err != nil {

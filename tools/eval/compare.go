@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"sort"
 	"strings"
@@ -41,6 +40,14 @@ func readPairs(path string) ([]pairLine, error) {
 
 // matched is one labelled document found by both runs.
 type matched struct{ a, b pairLine }
+
+// side is the first run's line (0) or the second's (1).
+func (m matched) side(k int) pairLine {
+	if k == 1 {
+		return m.b
+	}
+	return m.a
+}
 
 // matchPairs pairs the documents of two runs on the same inputs: the k-th
 // document of a file with a given truth in one run with the k-th of the
@@ -129,38 +136,14 @@ func compareRuns(pathA, pathB string) (string, error) {
 		measure func([]float64, []bool) float64
 	}{{"expected calibration error (10 bins)", ece10}, {"Brier score", prob.Brier}} {
 		stat := func(side int) func(idx []int) float64 {
-			return func(idx []int) float64 {
-				conf := make([]float64, 0, len(idx))
-				right := make([]bool, 0, len(idx))
-				for _, i := range idx {
-					l := both[i].a
-					if side == 1 {
-						l = both[i].b
-					}
-					conf = append(conf, l.Confidence)
-					right = append(right, l.Answer == l.Truth)
-				}
-				return c.measure(conf, right)
-			}
+			return calibrationAt(c.measure, func(i int) float64 { return both[i].side(side).Confidence },
+				func(i int) bool { l := both[i].side(side); return l.Answer == l.Truth })
 		}
 		sb.WriteString(changeRow(c.name, groups, stat(0), stat(1)))
 	}
 	withQuads := pairGroups(both, func(l pairLine) bool { return l.IoU >= 0 })
 	iou := func(side int) func(idx []int) float64 {
-		return func(idx []int) float64 {
-			if len(idx) == 0 {
-				return math.NaN()
-			}
-			s := 0.0
-			for _, i := range idx {
-				if side == 0 {
-					s += both[i].a.IoU
-				} else {
-					s += both[i].b.IoU
-				}
-			}
-			return s / float64(len(idx))
-		}
+		return meanAt(func(i int) float64 { return both[i].side(side).IoU })
 	}
 	sb.WriteString(changeRow("mean quad IoU", withQuads, iou(0), iou(1)))
 	var changed []string

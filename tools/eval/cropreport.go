@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"docsuite/pkg/prob"
 )
 
 // Markers delimit the generated part of the cropper report; text outside
@@ -79,17 +77,7 @@ func (s *cropSet) markdown(b *strings.Builder, plot string) {
 	})
 	row("95 % interval, files resampled", func(r *cropResults) string {
 		groups := groupByFile(len(r.IoUs), func(i int) string { return r.IoUFiles[i] }, func(int) bool { return true })
-		if len(groups) < 2 {
-			return "n/a"
-		}
-		lo, hi := prob.Bootstrap(groups, func(idx []int) float64 {
-			v := make([]float64, len(idx))
-			for k, i := range idx {
-				v[k] = r.IoUs[i]
-			}
-			return meanOf(v)
-		}, bootstrapReps, 0.95, bootstrapSeed)
-		return fmt.Sprintf("%.3f to %.3f", lo, hi)
+		return groupInterval(groups, meanAt(func(i int) float64 { return r.IoUs[i] }), 3)
 	})
 	row("found with IoU >= 0.9", func(r *cropResults) string {
 		n := 0

@@ -55,7 +55,13 @@ func groupByFile(n int, file func(i int) string, keep func(i int) bool) [][]int 
 // the pairs keep selects, with digits decimals; n/a when they lie in fewer
 // than two files (nothing to resample).
 func fileInterval(pairs []pair, keep func(pair) bool, stat func(idx []int) float64, digits int) string {
-	groups := groupByFile(len(pairs), func(i int) string { return pairs[i].File }, func(i int) bool { return keep(pairs[i]) })
+	return groupInterval(groupByFile(len(pairs), func(i int) string { return pairs[i].File }, func(i int) bool { return keep(pairs[i]) }),
+		stat, digits)
+}
+
+// groupInterval formats the 95 % interval of stat over groups resampled,
+// with digits decimals; n/a with fewer than two groups.
+func groupInterval(groups [][]int, stat func(idx []int) float64, digits int) string {
 	if len(groups) < 2 {
 		return "n/a"
 	}
@@ -70,35 +76,46 @@ func fileInterval(pairs []pair, keep func(pair) bool, stat func(idx []int) float
 // measures count.
 func typed(p pair) bool { return doctypes.Known(p.Truth) }
 
-// calibrationOf returns a statistic of the type answers among the pairs
-// an index list picks: measure (prob.ECE with 10 bins, or prob.Brier)
-// over their confidences and rightness.
-func calibrationOf(pairs []pair, measure func(conf []float64, right []bool) float64) func(idx []int) float64 {
+// calibrationAt returns a statistic of the type answers an index list
+// picks: measure (ece10 or prob.Brier) over their confidences conf(i) and
+// rightness right(i).
+func calibrationAt(measure func(conf []float64, right []bool) float64, conf func(i int) float64, right func(i int) bool) func(idx []int) float64 {
 	return func(idx []int) float64 {
-		conf := make([]float64, 0, len(idx))
-		right := make([]bool, 0, len(idx))
+		c := make([]float64, 0, len(idx))
+		r := make([]bool, 0, len(idx))
 		for _, i := range idx {
-			conf = append(conf, pairs[i].Conf)
-			right = append(right, pairs[i].Pred == pairs[i].Truth)
+			c = append(c, conf(i))
+			r = append(r, right(i))
 		}
-		return measure(conf, right)
+		return measure(c, r)
 	}
+}
+
+// calibrationOf is calibrationAt over the report's pairs.
+func calibrationOf(pairs []pair, measure func(conf []float64, right []bool) float64) func(idx []int) float64 {
+	return calibrationAt(measure, func(i int) float64 { return pairs[i].Conf }, func(i int) bool { return pairs[i].Pred == pairs[i].Truth })
 }
 
 // ece10 is the expected calibration error over 10 bins, as the report
 // gives it.
 func ece10(conf []float64, right []bool) float64 { return prob.ECE(conf, right, 10) }
 
-// meanIoU returns the mean IoU of the pairs an index list picks.
-func meanIoU(pairs []pair) func(idx []int) float64 {
+// meanAt returns the mean of v(i) over the indices an index list picks
+// (NaN for none).
+func meanAt(v func(i int) float64) func(idx []int) float64 {
 	return func(idx []int) float64 {
 		if len(idx) == 0 {
 			return math.NaN()
 		}
 		s := 0.0
 		for _, i := range idx {
-			s += pairs[i].IoU
+			s += v(i)
 		}
 		return s / float64(len(idx))
 	}
+}
+
+// meanIoU returns the mean IoU of the pairs an index list picks.
+func meanIoU(pairs []pair) func(idx []int) float64 {
+	return meanAt(func(i int) float64 { return pairs[i].IoU })
 }

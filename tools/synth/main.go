@@ -170,17 +170,15 @@ func run(ctx context.Context, o *options) error {
 	// finish runs after a failed or interrupted run too: the crops
 	// already written keep their labels (minutes of work on a large set),
 	// and the cropper a -found-by run holds is closed.
-	if runErr := parallel(ctx, o.start, o.n, o.workers, job); runErr != nil {
-		if err := finish(); err != nil {
-			return errors.Join(runErr, err)
-		}
+	runErr := parallel(ctx, o.start, o.n, o.workers, job)
+	if err := finish(); err != nil {
+		return errors.Join(runErr, err)
+	}
+	if runErr != nil {
 		if o.crops {
 			return fmt.Errorf("%w (labels written for the crops made before it)", runErr)
 		}
 		return runErr
-	}
-	if err := finish(); err != nil {
-		return err
 	}
 	el := time.Since(t0)
 	var ms runtime.MemStats
