@@ -21,6 +21,7 @@ import (
 	"docsuite/pkg/bus"
 	"docsuite/pkg/doctypes"
 	"docsuite/pkg/fakecheck"
+	"docsuite/pkg/geom"
 	"docsuite/pkg/params"
 	"docsuite/pkg/quality"
 	"docsuite/pkg/stages"
@@ -183,13 +184,9 @@ func (r *Runner) document(ctx context.Context, in Input, p params.Classify, page
 		oreq.JPEGKey = fmt.Sprintf("tasks/%s/p%d_d%d.jpg", in.TaskID, page, idx)
 		oreq.JPEGQuality = 90
 	}
-	ori, err := call[stages.OrientRequest, stages.OrientReply](ctx, r, stages.Orient, oreq)
+	rot, err := r.orientation(ctx, oreq)
 	if err != nil {
 		return Item{}, err
-	}
-	rot := ori.Rotation
-	if oreq.Fixed {
-		rot = 0
 	}
 	q := doc.Quality
 	flags := quality.Flags(quality.Scores{ExposureHigh: q.ExposureHigh, ExposureLow: q.ExposureLow, Sharpness: q.Sharpness, ShortSide: q.ShortSide}, in.Size, quality.Thresholds{
@@ -214,6 +211,31 @@ func (r *Runner) document(ctx context.Context, in Input, p params.Classify, page
 		item.Crop = "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(jpg)
 	}
 	return item, nil
+}
+
+// orientation answers the rotation that turns a crop upright. The orient
+// stage is asked only when it has work to do: the classify stage did not
+// find the orientation, or the upright crop is wanted as JPEG. Otherwise
+// the answer is known here, and the crop (which may be a whole 100-MP
+// page) is not read and decoded again for nothing. Special classes are
+// never turned.
+func (r *Runner) orientation(ctx context.Context, oreq stages.OrientRequest) (geom.Rotation, error) {
+	if oreq.JPEGKey == "" {
+		switch {
+		case oreq.Fixed:
+			return 0, nil
+		case oreq.Known != nil:
+			return *oreq.Known, nil
+		}
+	}
+	ori, err := call[stages.OrientRequest, stages.OrientReply](ctx, r, stages.Orient, oreq)
+	if err != nil {
+		return 0, err
+	}
+	if oreq.Fixed {
+		return 0, nil
+	}
+	return ori.Rotation, nil
 }
 
 func round4(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }

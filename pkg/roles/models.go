@@ -193,11 +193,10 @@ func Orienter(ctx context.Context, d Deps, c config.Common, w config.Worker, m c
 	})
 	defer closeAfter(mdl)
 	h := func(ctx context.Context, req stages.OrientRequest) (stages.OrientReply, error) {
-		img, err := readCrop(ctx, d.Store, req.CropKey)
-		if err != nil {
-			return stages.OrientReply{}, err
-		}
+		// The crop is read only when its pixels are needed: for the
+		// models, or for the upright JPEG.
 		reply := stages.OrientReply{Confidence: 1}
+		var img image.Image
 		switch {
 		case req.Fixed:
 		case req.Known != nil:
@@ -207,12 +206,21 @@ func Orienter(ctx context.Context, d Deps, c config.Common, w config.Worker, m c
 			if err != nil {
 				return stages.OrientReply{}, err
 			}
+			if img, err = readCrop(ctx, d.Store, req.CropKey); err != nil {
+				return stages.OrientReply{}, err
+			}
 			if reply.Rotation, reply.Confidence, err = or.Orient(ctx, img); err != nil {
 				return stages.OrientReply{}, err
 			}
 		}
 		if req.JPEGKey == "" {
 			return reply, nil
+		}
+		if img == nil {
+			var err error
+			if img, err = readCrop(ctx, d.Store, req.CropKey); err != nil {
+				return stages.OrientReply{}, err
+			}
 		}
 		up, err := cvimg.Turn(img, reply.Rotation)
 		if err != nil {
