@@ -23,6 +23,8 @@ func TestEveryFormat(t *testing.T) {
 		{file: "page.png", format: PNG, pages: 1, w: 240, h: 320},
 		{file: "page.gif", format: GIF, pages: 1, w: 240, h: 320},
 		{file: "page.tiff", format: TIFF, pages: 1, w: 240, h: 320},
+		{file: "page_jpeg.tiff", format: TIFF, pages: 1, w: 240, h: 320},
+		{file: "page_cmyk.tiff", format: TIFF, pages: 1, w: 240, h: 320},
 		{file: "page.bmp", format: BMP, pages: 1, w: 240, h: 320},
 		{file: "page_rle.bmp", format: BMP, pages: 1, w: 240, h: 320},
 		{file: "page.heic", format: HEIC, pages: 1, w: 240, h: 320},

@@ -7,6 +7,8 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"docsuite/pkg/testutil"
@@ -32,6 +34,17 @@ func seedImages(f *testing.F) {
 			f.Fatal(err)
 		}
 		f.Add(b.Bytes())
+	}
+	// TIFFs that x/image/tiff refuses and OpenCV (libtiff) reads.
+	dir := f.TempDir()
+	testutil.WritePNG(f, dir, "seed.png", img)
+	for _, args := range [][]string{{"-compress", "jpeg"}, {"-colorspace", "CMYK"}} {
+		testutil.Run(f, dir, "convert", append(append([]string{"seed.png"}, args...), "seed.tiff")...)
+		data, err := os.ReadFile(filepath.Join(dir, "seed.tiff"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
 	}
 	f.Add([]byte("%PDF-1.4\n"))
 	f.Add(testutil.HugePagePDF(100))

@@ -13,7 +13,6 @@ import (
 
 	"gocv.io/x/gocv"
 	"golang.org/x/image/bmp"
-	"golang.org/x/image/tiff"
 
 	"docsuite/pkg/cvimg"
 )
@@ -68,7 +67,7 @@ func configOf(data []byte, f Format) (image.Config, error) {
 	case GIF:
 		return gif.DecodeConfig(r)
 	case TIFF:
-		return tiff.DecodeConfig(r)
+		return tiffConfig(data)
 	}
 	return image.Config{}, fmt.Errorf("no header reader for %s", f)
 }
@@ -113,7 +112,7 @@ func (d *imageDoc) decode() (img image.Image, err error) {
 	case GIF:
 		return gif.Decode(r) // the first frame
 	case TIFF:
-		return tiff.Decode(r) // the first page
+		return decodeTIFF(d.data) // the first page
 	case BMP:
 		img, err := bmp.Decode(r)
 		if err == nil {
@@ -128,9 +127,10 @@ func (d *imageDoc) decode() (img image.Image, err error) {
 	return nil, fmt.Errorf("no decoder for %s", d.format)
 }
 
-// decodeOpenCV decodes with OpenCV's imdecode.
+// decodeOpenCV decodes with OpenCV's imdecode, leaving any EXIF
+// orientation to applyOrientation.
 func decodeOpenCV(data []byte) (image.Image, error) {
-	m, err := gocv.IMDecode(data, gocv.IMReadColor)
+	m, err := gocv.IMDecode(data, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
 	if err != nil {
 		return nil, fmt.Errorf("opencv: %w", err)
 	}

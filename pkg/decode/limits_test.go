@@ -146,13 +146,20 @@ func TestTempFilesRemoved(t *testing.T) {
 	}
 }
 
+// TestEXIFOrientation: a JPEG, and a JPEG-compressed TIFF (which OpenCV
+// decodes), come out as a viewer shows them for each of the 8 EXIF
+// orientations.
 func TestEXIFOrientation(t *testing.T) {
-	testutil.Need(t, "exiftool")
+	testutil.Need(t, "exiftool", "convert")
 	dir := t.TempDir()
 	var buf bytes.Buffer
 	if err := jpeg.Encode(&buf, testutil.TestPage(60, 40), &jpeg.Options{Quality: 95}); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "page.jpg"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Run(t, dir, "convert", "page.jpg", "-compress", "jpeg", "page.tiff")
 	// Where the stored top-left red block appears once the viewer's turn
 	// is applied, and whether width and height swap.
 	tests := []struct {
@@ -163,36 +170,42 @@ func TestEXIFOrientation(t *testing.T) {
 		{1, false, false, false}, {2, true, false, false}, {3, true, true, false}, {4, false, true, false},
 		{5, false, false, true}, {6, true, false, true}, {7, true, true, true}, {8, false, true, true},
 	}
-	for _, tc := range tests {
-		t.Run(fmt.Sprint(tc.o), func(t *testing.T) {
-			p := filepath.Join(dir, fmt.Sprintf("o%d.jpg", tc.o))
-			if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			testutil.Run(t, dir, "exiftool", "-q", "-overwrite_original", fmt.Sprintf("-Orientation#=%d", tc.o), p)
-			data, _ := os.ReadFile(p)
-			doc, err := Open(context.Background(), data, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			img, err := doc.Page(context.Background(), 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b := img.Bounds()
-			if (b.Dx() == 40) != tc.swap {
-				t.Fatalf("size %v, swap %v", b.Size(), tc.swap)
-			}
-			x, y := b.Dx()/12, b.Dy()/12
-			if tc.right {
-				x = b.Dx() - 1 - x
-			}
-			if tc.lower {
-				y = b.Dy() - 1 - y
-			}
-			if r, g, _, _ := img.At(x, y).RGBA(); r>>8 < 150 || g>>8 > 90 {
-				t.Errorf("no red block at (%d,%d)", x, y)
-			}
-		})
+	for _, ext := range []string{"jpg", "tiff"} {
+		orig, err := os.ReadFile(filepath.Join(dir, "page."+ext))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range tests {
+			t.Run(fmt.Sprintf("%s/%d", ext, tc.o), func(t *testing.T) {
+				p := filepath.Join(dir, fmt.Sprintf("o%d.%s", tc.o, ext))
+				if err := os.WriteFile(p, orig, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				testutil.Run(t, dir, "exiftool", "-q", "-overwrite_original", fmt.Sprintf("-Orientation#=%d", tc.o), p)
+				data, _ := os.ReadFile(p)
+				doc, err := Open(context.Background(), data, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				img, err := doc.Page(context.Background(), 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b := img.Bounds()
+				if (b.Dx() == 40) != tc.swap {
+					t.Fatalf("size %v, swap %v", b.Size(), tc.swap)
+				}
+				x, y := b.Dx()/12, b.Dy()/12
+				if tc.right {
+					x = b.Dx() - 1 - x
+				}
+				if tc.lower {
+					y = b.Dy() - 1 - y
+				}
+				if r, g, _, _ := img.At(x, y).RGBA(); r>>8 < 150 || g>>8 > 90 {
+					t.Errorf("no red block at (%d,%d)", x, y)
+				}
+			})
+		}
 	}
 }

@@ -52,35 +52,11 @@ func jpegExif(data []byte) []byte {
 	return nil
 }
 
-// tiffOrientation reads tag 0x0112 from the first IFD of a TIFF structure.
+// tiffOrientation reads the orientation tag (0x0112) from the first IFD
+// of a TIFF structure; 0 when it has none.
 func tiffOrientation(t []byte) int {
-	if len(t) < 8 {
-		return 0
-	}
-	var bo binary.ByteOrder
-	switch string(t[:2]) {
-	case "II":
-		bo = binary.LittleEndian
-	case "MM":
-		bo = binary.BigEndian
-	default:
-		return 0
-	}
-	off := int(bo.Uint32(t[4:8]))
-	if off < 8 || off+2 > len(t) {
-		return 0
-	}
-	n := int(bo.Uint16(t[off : off+2]))
-	for i := 0; i < n; i++ {
-		e := off + 2 + 12*i
-		if e+12 > len(t) {
-			return 0
-		}
-		if bo.Uint16(t[e:e+2]) == 0x0112 && bo.Uint16(t[e+2:e+4]) == 3 {
-			return int(bo.Uint16(t[e+8 : e+10]))
-		}
-	}
-	return 0
+	o, _ := tiffTag(t, 0x0112)
+	return int(o)
 }
 
 // exifRotation is the rotation code (mirror left-right, then quarter turns

@@ -107,6 +107,9 @@ func FormatFiles(t testing.TB) map[string]string {
 	Run(t, dir, "convert", "page2.png", "-quality", "92", "page2.jpg")
 	Run(t, dir, "convert", "page.png", "page.gif")
 	Run(t, dir, "convert", "page.png", "page2.png", "-compress", "lzw", "page.tiff")
+	// Scanners write JPEG-compressed TIFF; print workflows CMYK TIFF.
+	Run(t, dir, "convert", "page.png", "-compress", "jpeg", "-quality", "92", "page_jpeg.tiff")
+	Run(t, dir, "convert", "page.png", "-colorspace", "CMYK", "page_cmyk.tiff")
 	Run(t, dir, "convert", "page.png", "bmp3:page.bmp")
 	Run(t, dir, "convert", "page.png", "-colors", "64", "-compress", "RLE", "bmp3:page_rle.bmp")
 	Run(t, dir, "heif-enc", "-q", "80", "page.png", "-o", "page.heic")
@@ -127,7 +130,7 @@ func FormatFiles(t testing.TB) map[string]string {
 		t.Fatal(err)
 	}
 	files := map[string]string{}
-	for _, n := range []string{"page.jpg", "page.png", "page.gif", "page.tiff", "page.bmp", "page_rle.bmp", "page.heic",
+	for _, n := range []string{"page.jpg", "page.png", "page.gif", "page.tiff", "page_jpeg.tiff", "page_cmyk.tiff", "page.bmp", "page_rle.bmp", "page.heic",
 		"page.heif", "page.pdf", "three.pdf", "text.pdf", "p1.djvu", "two.djvu"} {
 		files[n] = filepath.Join(dir, n)
 	}
