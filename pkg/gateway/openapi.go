@@ -170,7 +170,7 @@ func schemas() obj {
 			"items": obj{"type": "object"}},
 		"Pending": obj{"allOf": []obj{{"$ref": "#/components/schemas/Error"}, {"type": "object", "properties": obj{
 			"task_id": obj{"type": "string"}, "status": obj{"type": "string", "enum": []string{"queued", "running"}},
-			"progress": obj{"type": "object", "description": "pages done of the file's pages while the task runs (classify: cut out; fulltext: read; recognize and fraud: their documents done); both 0 until the first page is counted",
+			"progress": obj{"type": "object", "description": "pages done of the file's pages while the task runs (classify: its documents classified and oriented, pages_total known once the first page is cut; fulltext: read; recognize and fraud: their documents done); both 0 until the first page is counted",
 				"properties": obj{"pages_done": obj{"type": "integer"}, "pages_total": obj{"type": "integer"}}}}}}},
 		"FraudResponse":     fraudSchema(),
 		"RecognizeResponse": recognizeSchema(),

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"golang.org/x/sync/errgroup"
 
 	"docsuite/pkg/bus"
 	"docsuite/pkg/doctypes"
@@ -80,32 +79,24 @@ func (r *Runner) Classify(ctx context.Context, in Input, p params.Classify, prog
 		}
 		resp.SetFake(r.fake.Check(data))
 	}
-	pages, err := r.cropPages(ctx, in, p, progress)
+	var mu sync.Mutex
+	pages, err := runPages(ctx, pageWork{
+		crop: func(ctx context.Context, page int) (stages.CropReply, error) { return r.CropPage(ctx, in, p, page) },
+		doc: func(ctx context.Context, page, idx int, doc stages.Found) error {
+			item, err := r.document(ctx, in, p, page, idx, doc)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			resp.Items = append(resp.Items, item)
+			mu.Unlock()
+			return nil
+		},
+	}, r.limits.PageParallel, r.limits.DocParallel, progress)
 	if err != nil {
 		return nil, err
 	}
 	resp.PagesCount, resp.PageCount = len(pages), len(pages)
-
-	var mu sync.Mutex
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(r.limits.DocParallel)
-	for pi, page := range pages {
-		for di, doc := range page.Docs {
-			g.Go(func() error {
-				item, err := r.document(gctx, in, p, pi, di, doc)
-				if err != nil {
-					return err
-				}
-				mu.Lock()
-				resp.Items = append(resp.Items, item)
-				mu.Unlock()
-				return nil
-			})
-		}
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
 	if resp.Items, err = r.secondLook(ctx, in, p, pages, resp.Items); err != nil {
 		return nil, err
 	}
@@ -113,42 +104,6 @@ func (r *Runner) Classify(ctx context.Context, in Input, p params.Classify, prog
 	sortItems(resp.Items)
 	resp.DocsCount = len(resp.Items)
 	return resp, nil
-}
-
-// cropPages crops page 0 to learn the page count, then the others in
-// parallel, reporting progress as pages finish.
-func (r *Runner) cropPages(ctx context.Context, in Input, p params.Classify, progress Progress) ([]stages.CropReply, error) {
-	first, err := r.CropPage(ctx, in, p, 0)
-	if err != nil {
-		return nil, err
-	}
-	total := max(first.PagesTotal, 1)
-	pages := make([]stages.CropReply, total)
-	pages[0] = first
-	var mu sync.Mutex
-	done := 1
-	if progress != nil {
-		progress(done, total)
-	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(r.limits.PageParallel)
-	for i := 1; i < total; i++ {
-		g.Go(func() error {
-			rep, err := r.CropPage(gctx, in, p, i)
-			if err != nil {
-				return err
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			pages[i] = rep
-			done++
-			if progress != nil {
-				progress(done, total)
-			}
-			return nil
-		})
-	}
-	return pages, g.Wait()
 }
 
 // CropPage finds and cuts out the documents of one page (0-based) of a
