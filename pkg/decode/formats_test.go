@@ -31,6 +31,9 @@ func TestEveryFormat(t *testing.T) {
 		{file: "page.heif", format: HEIF, pages: 1, w: 240, h: 320},
 		// The scanned page's own image, untouched.
 		{file: "page.pdf", opts: Options{PDFRawImages: true, AutoPDFRawImages: true}, format: PDF, pages: 1, w: 240, h: 320},
+		// The image turned as the page's /Rotate says, not rasterised.
+		{file: "page_rot.pdf", opts: Options{PDFRawImages: true, AutoPDFRawImages: true}, format: PDF, pages: 1, w: 240, h: 320},
+		{file: "page_rot.pdf", opts: Options{DPI: 192}, format: PDF, pages: 1, w: 480, h: 640},
 		// img2pdf places it at 96 dpi: rasterised at 192 dpi it doubles.
 		{file: "page.pdf", opts: Options{DPI: 192}, format: PDF, pages: 1, w: 480, h: 640},
 		{file: "three.pdf", opts: Options{PDFRawImages: true, AutoPDFRawImages: true}, format: PDF, pages: 3, w: 240, h: 320},

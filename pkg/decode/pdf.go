@@ -13,6 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"docsuite/pkg/cvimg"
+	"docsuite/pkg/geom"
 )
 
 // pdfPage is what pdfinfo tells of one page.
@@ -125,7 +128,9 @@ func (d *pdfDoc) Page(ctx context.Context, i int) (image.Image, error) {
 		if im, ok := d.scannedImage(ctx, i); ok {
 			img, err := d.extract(ctx, i, im)
 			if err == nil {
-				return img, nil
+				// A viewer shows the page turned clockwise by its /Rotate;
+				// so is the image.
+				return cvimg.Turn(img, geom.Rotation(((d.pages[i].rot/90)%4+4)%4))
 			}
 			var le *LimitError
 			if errors.As(err, &le) || ctx.Err() != nil {
@@ -138,11 +143,12 @@ func (d *pdfDoc) Page(ctx context.Context, i int) (image.Image, error) {
 }
 
 // scannedImage reports the page's image when the page is a scan: exactly
-// one opaque image covering at least 85% of an unrotated page, and (with
-// AutoPDFRawImages) no text layer.
+// one opaque image covering at least 85% of the page (as stored, before
+// its /Rotate, a quarter turn or more), and (with AutoPDFRawImages) no
+// text layer.
 func (d *pdfDoc) scannedImage(ctx context.Context, i int) (pdfImage, bool) {
 	p := d.pages[i]
-	if p.rot%360 != 0 || p.w <= 0 || p.h <= 0 {
+	if p.rot%90 != 0 || p.w <= 0 || p.h <= 0 {
 		return pdfImage{}, false
 	}
 	d.imagesOnce.Do(func() { d.images, d.imagesErr = d.listImages(ctx) })

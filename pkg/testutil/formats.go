@@ -115,6 +115,10 @@ func FormatFiles(t testing.TB) map[string]string {
 	Run(t, dir, "heif-enc", "-q", "80", "page.png", "-o", "page.heic")
 	Run(t, dir, "img2pdf", "page.jpg", "-o", "page.pdf")
 	Run(t, dir, "img2pdf", "page.jpg", "page2.jpg", "page.jpg", "-o", "three.pdf")
+	// A scan stored a quarter turn off, its page turned back by /Rotate 90
+	// (what scanner apps write): a viewer shows page.jpg.
+	Run(t, dir, "convert", "page.jpg", "-rotate", "-90", "-quality", "92", "page_ccw.jpg")
+	Run(t, dir, "img2pdf", "--rotation=90", "page_ccw.jpg", "-o", "page_rot.pdf")
 	// Tesseract reads no text on a page with a big red block: this one is plain.
 	Run(t, dir, "convert", "-size", "240x320", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "30", "-fill", "black",
 		"-annotate", "+30+200", "HELLO", "-annotate", "+30+260", "WORLD", "-units", "PixelsPerInch", "-density", "70", "text.png")
@@ -131,7 +135,7 @@ func FormatFiles(t testing.TB) map[string]string {
 	}
 	files := map[string]string{}
 	for _, n := range []string{"page.jpg", "page.png", "page.gif", "page.tiff", "page_jpeg.tiff", "page_cmyk.tiff", "page.bmp", "page_rle.bmp", "page.heic",
-		"page.heif", "page.pdf", "three.pdf", "text.pdf", "p1.djvu", "two.djvu"} {
+		"page.heif", "page.pdf", "page_rot.pdf", "three.pdf", "text.pdf", "p1.djvu", "two.djvu"} {
 		files[n] = filepath.Join(dir, n)
 	}
 	return files
