@@ -1,8 +1,8 @@
 // Package decode turns an uploaded file into a sequence of page images.
 //
 // The format is told from the bytes (Sniff), never from a file name.
-// Single images (JPEG, PNG, GIF, TIFF, BMP, HEIC, HEIF) are one page; PDF
-// and DJVU files are many. Documents are opened cheaply (page count and
+// Single images (JPEG, PNG, GIF, BMP, HEIC, HEIF) are one page; PDF, DJVU
+// and TIFF files may be many. Documents are opened cheaply (page count and
 // page sizes only) and each page is decoded when asked for, so a 100-page
 // PDF never holds 100 decoded pages. Every page's pixel count is checked
 // against Options.MaxPixels before anything of that size is allocated, and
@@ -38,7 +38,7 @@ const (
 var Formats = []Format{JPEG, PNG, TIFF, BMP, GIF, HEIC, HEIF, PDF, DJVU}
 
 // MultiPage reports whether files of the format may hold several pages.
-func (f Format) MultiPage() bool { return f == PDF || f == DJVU }
+func (f Format) MultiPage() bool { return f == PDF || f == DJVU || f == TIFF }
 
 var (
 	// ErrUnsupported means the bytes are none of the supported formats.
@@ -145,6 +145,8 @@ func Open(ctx context.Context, data []byte, opts Options) (Document, error) {
 		return openPDF(ctx, data, opts)
 	case DJVU:
 		return openDJVU(ctx, data, opts)
+	case TIFF:
+		return openTIFF(data, opts)
 	default:
 		return openImage(data, f, opts)
 	}

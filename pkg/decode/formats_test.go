@@ -22,7 +22,8 @@ func TestEveryFormat(t *testing.T) {
 		{file: "page.jpg", format: JPEG, pages: 1, w: 240, h: 320},
 		{file: "page.png", format: PNG, pages: 1, w: 240, h: 320},
 		{file: "page.gif", format: GIF, pages: 1, w: 240, h: 320},
-		{file: "page.tiff", format: TIFF, pages: 1, w: 240, h: 320},
+		// A fax or a scanner's multi-page TIFF: every page.
+		{file: "page.tiff", format: TIFF, pages: 2, w: 240, h: 320},
 		{file: "page_jpeg.tiff", format: TIFF, pages: 1, w: 240, h: 320},
 		{file: "page_cmyk.tiff", format: TIFF, pages: 1, w: 240, h: 320},
 		{file: "page.bmp", format: BMP, pages: 1, w: 240, h: 320},

@@ -49,6 +49,7 @@ func TestLimits(t *testing.T) {
 		{"pdf page of 200 inches", testutil.HugePagePDF(14400), Options{}, "pixels"},
 		{"three pages over a limit of two", read("three.pdf"), Options{MaxPages: 2}, "pages"},
 		{"djvu pages over a limit of one", read("two.djvu"), Options{MaxPages: 1}, "pages"},
+		{"tiff pages over a limit of one", read("page.tiff"), Options{MaxPages: 1}, "pages"},
 		{"djvu page claiming 65000x65000", djvuHugeInfo(t, read("p1.djvu"), 65000, 65000), Options{DPI: 100}, "pixels"},
 	}
 	ctx := context.Background()

@@ -2,7 +2,9 @@ package decode
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"image"
 
@@ -103,4 +105,130 @@ func tiffEntry(t []byte, tag uint16) (int, binary.ByteOrder, bool) {
 		}
 	}
 	return 0, nil, false
+}
+
+// maxTIFFChain bounds the walk along a file's IFD chain.
+const maxTIFFChain = 1 << 16
+
+// tiffPageIFDs lists the offsets of a TIFF file's pages: the IFDs along
+// its chain, leaving out reduced-resolution copies (thumbnails) and
+// transparency masks (NewSubfileType bits 0 and 2, SubfileType 2). The
+// walk stops at a loop or an offset outside the file.
+func tiffPageIFDs(t []byte) []uint32 {
+	if len(t) < 8 {
+		return nil
+	}
+	var bo binary.ByteOrder
+	switch string(t[:2]) {
+	case "II":
+		bo = binary.LittleEndian
+	case "MM":
+		bo = binary.BigEndian
+	default:
+		return nil
+	}
+	var pages []uint32
+	seen := map[uint32]bool{}
+	for off := bo.Uint32(t[4:8]); off >= 8 && !seen[off] && len(seen) < maxTIFFChain; {
+		seen[off] = true
+		if int64(off)+2 > int64(len(t)) {
+			break
+		}
+		n := int64(bo.Uint16(t[off : off+2]))
+		next := int64(off) + 2 + 12*n
+		if next+4 > int64(len(t)) {
+			break
+		}
+		if !tiffSubsidiary(t, bo, off, int(n)) {
+			pages = append(pages, off)
+		}
+		off = bo.Uint32(t[next : next+4])
+	}
+	return pages
+}
+
+// tiffSubsidiary reports whether the IFD at off is a thumbnail or a mask
+// of a page rather than a page.
+func tiffSubsidiary(t []byte, bo binary.ByteOrder, off uint32, n int) bool {
+	for i := 0; i < n; i++ {
+		e := int(off) + 2 + 12*i
+		tag, typ := bo.Uint16(t[e:e+2]), bo.Uint16(t[e+2:e+4])
+		var v uint32
+		switch typ {
+		case 3:
+			v = uint32(bo.Uint16(t[e+8 : e+10]))
+		case 4:
+			v = bo.Uint32(t[e+8 : e+12])
+		default:
+			continue
+		}
+		if (tag == 0x00FE && v&0b101 != 0) || (tag == 0x00FF && v == 2) {
+			return true
+		}
+	}
+	return false
+}
+
+// tiffDoc is a TIFF file of several pages. Page i is decoded from a copy
+// of the file whose header points at the page's IFD: strip and tile
+// offsets are absolute, so that copy is a valid one-page TIFF.
+type tiffDoc struct {
+	data  []byte
+	opts  Options
+	ifds  []uint32
+	first *imageDoc
+}
+
+// openTIFF opens a TIFF file: one page as any single image, several as a
+// tiffDoc, the page limit checked and the first page's size too.
+func openTIFF(data []byte, opts Options) (Document, error) {
+	ifds := tiffPageIFDs(data)
+	if len(ifds) > opts.MaxPages {
+		return nil, &LimitError{Limit: "pages", Value: int64(len(ifds)), Max: int64(opts.MaxPages)}
+	}
+	first, err := openImage(tiffAt(data, ifds, 0), TIFF, opts)
+	if err != nil || len(ifds) <= 1 {
+		return first, err
+	}
+	return &tiffDoc{data: data, opts: opts, ifds: ifds, first: first}, nil
+}
+
+// tiffAt is the file with its header pointing at page i's IFD.
+func tiffAt(data []byte, ifds []uint32, i int) []byte {
+	if i >= len(ifds) {
+		return data
+	}
+	var bo binary.ByteOrder = binary.LittleEndian
+	if data[0] == 'M' {
+		bo = binary.BigEndian
+	}
+	if bo.Uint32(data[4:8]) == ifds[i] {
+		return data
+	}
+	out := bytes.Clone(data)
+	bo.PutUint32(out[4:8], ifds[i])
+	return out
+}
+
+func (d *tiffDoc) Format() Format { return TIFF }
+func (d *tiffDoc) Pages() int     { return len(d.ifds) }
+func (d *tiffDoc) Close() error   { return nil }
+
+// Page decodes page i when asked; pages are not kept.
+func (d *tiffDoc) Page(ctx context.Context, i int) (image.Image, error) {
+	if err := checkPage(i, len(d.ifds)); err != nil {
+		return nil, err
+	}
+	if i == 0 {
+		return d.first.Page(ctx, 0)
+	}
+	doc, err := openImage(tiffAt(d.data, d.ifds, i), TIFF, d.opts)
+	if err != nil {
+		var le *LimitError
+		if errors.As(err, &le) {
+			le.Page = i
+		}
+		return nil, err
+	}
+	return doc.Page(ctx, 0)
 }

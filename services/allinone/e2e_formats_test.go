@@ -24,7 +24,7 @@ func TestEveryFormatThroughClassify(t *testing.T) {
 		query string
 		pages int
 	}{
-		{"page.jpg", "", 1}, {"page.png", "", 1}, {"page.gif", "", 1}, {"page.tiff", "", 1},
+		{"page.jpg", "", 1}, {"page.png", "", 1}, {"page.gif", "", 1}, {"page.tiff", "", 2},
 		{"page_jpeg.tiff", "", 1}, {"page_cmyk.tiff", "", 1},
 		{"page.bmp", "", 1}, {"page_rle.bmp", "", 1}, {"page.heic", "", 1}, {"page.heif", "", 1},
 		{"page.pdf", "", 1}, {"page_rot.pdf", "", 1}, {"three.pdf", "", 3}, {"three.pdf", "?pdf_raw_images=false&dpi=100&quality=60", 3},
