@@ -75,19 +75,26 @@ func uprightTIFF(data []byte) []byte {
 	return out
 }
 
+// tiffByteOrder is the byte order a TIFF header names; false when the
+// bytes are too short to hold a header or name none.
+func tiffByteOrder(t []byte) (binary.ByteOrder, bool) {
+	if len(t) < 8 {
+		return nil, false
+	}
+	switch string(t[:2]) {
+	case "II":
+		return binary.LittleEndian, true
+	case "MM":
+		return binary.BigEndian, true
+	}
+	return nil, false
+}
+
 // tiffEntry finds the 12-byte entry of a tag holding one value in the
 // first IFD of a TIFF structure: its offset and the file's byte order.
 func tiffEntry(t []byte, tag uint16) (int, binary.ByteOrder, bool) {
-	if len(t) < 8 {
-		return 0, nil, false
-	}
-	var bo binary.ByteOrder
-	switch string(t[:2]) {
-	case "II":
-		bo = binary.LittleEndian
-	case "MM":
-		bo = binary.BigEndian
-	default:
+	bo, ok := tiffByteOrder(t)
+	if !ok {
 		return 0, nil, false
 	}
 	off := int(bo.Uint32(t[4:8]))
@@ -115,16 +122,8 @@ const maxTIFFChain = 1 << 16
 // transparency masks (NewSubfileType bits 0 and 2, SubfileType 2). The
 // walk stops at a loop or an offset outside the file.
 func tiffPageIFDs(t []byte) []uint32 {
-	if len(t) < 8 {
-		return nil
-	}
-	var bo binary.ByteOrder
-	switch string(t[:2]) {
-	case "II":
-		bo = binary.LittleEndian
-	case "MM":
-		bo = binary.BigEndian
-	default:
+	bo, ok := tiffByteOrder(t)
+	if !ok {
 		return nil
 	}
 	var pages []uint32
@@ -198,10 +197,7 @@ func tiffAt(data []byte, ifds []uint32, i int) []byte {
 	if i >= len(ifds) {
 		return data
 	}
-	var bo binary.ByteOrder = binary.LittleEndian
-	if data[0] == 'M' {
-		bo = binary.BigEndian
-	}
+	bo, _ := tiffByteOrder(data)
 	if bo.Uint32(data[4:8]) == ifds[i] {
 		return data
 	}
