@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -49,13 +50,21 @@ func (m matched) side(k int) pairLine {
 	return m.a
 }
 
+// fileKey names a file by its folder and name only, so that two runs made
+// from different working directories or clones (../shared/realdata/x/a.jpg,
+// /work/shared/realdata/x/a.jpg) pair up.
+func fileKey(path string) string {
+	dir, name := filepath.Split(filepath.Clean(filepath.FromSlash(path)))
+	return filepath.ToSlash(filepath.Join(filepath.Base(dir), name))
+}
+
 // matchPairs pairs the documents of two runs on the same inputs: the k-th
-// document of a file with a given truth in one run with the k-th of the
-// other. It returns the documents found by both, and how many only the
+// document of a file (fileKey) with a given truth in one run with the k-th
+// of the other. It returns the documents found by both, and how many only the
 // first or only the second run found.
 func matchPairs(a, b []pairLine) (both []matched, onlyA, onlyB int) {
 	key := func(l pairLine, seen map[string]int) string {
-		k := l.File + "\x00" + l.Truth
+		k := fileKey(l.File) + "\x00" + l.Truth
 		seen[k]++
 		return fmt.Sprintf("%s\x00%d", k, seen[k])
 	}
