@@ -72,7 +72,7 @@ type Gateway struct {
 	MinFileBytes   int64  `env:"MIN_FILE_BYTES" default:"1024" doc:"Smallest accepted file (1 KB); smaller answers 415."`
 	MaxPages       int    `env:"MAX_PAGES" default:"100" doc:"Most pages per file; more answers 422."`
 	MaxPixels      int64  `env:"MAX_PIXELS" default:"100000000" doc:"Most pixels per page (100 MP); more answers 422 before any large allocation."`
-	PageParallel   int    `env:"PAGE_PARALLELISM" default:"4" doc:"Pages of one file processed at once."`
+	PageParallel   int    `env:"PAGE_PARALLELISM" default:"4" doc:"Pages of one file cut out at once (each page's documents are classified as soon as it is cut, at most 8 documents of a file at once)."`
 	MaxInFlight    int    `env:"MAX_INFLIGHT" default:"64" doc:"Synchronous requests processed at once per gateway; more answer 503 with Retry-After."`
 	AsyncRunners   int    `env:"ASYNC_RUNNERS" default:"2" doc:"Async tasks one gateway runs at once."`
 	AuthMode       string `env:"AUTH_MODE" default:"open" doc:"Token check of hosted paths (/classify, /recognize, /result): open (any non-empty token), file (TOKENS_FILE), kv (NATS KV bucket tokens), license (equal to LICENSE_TOKEN)."`
