@@ -2,7 +2,8 @@
 // workers: every page is cropped, every document classified and then
 // oriented, quality flags applied, a page whose every cut was no document
 // answered whole (secondLook), and the items ordered. Pages and
-// documents run concurrently within bounds. It runs inside the gateway,
+// documents run concurrently within bounds, a page's documents as soon as
+// the page is cut (runPages). It runs inside the gateway,
 // for synchronous requests and for async tasks alike.
 package pipeline
 
