@@ -1,10 +1,12 @@
 package decode
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"image"
+	"io"
 	"os"
 	"regexp"
 	"strconv"
@@ -104,16 +106,17 @@ func (d *djvuDoc) Page(ctx context.Context, i int) (image.Image, error) {
 	if err := d.opts.checkPixels(i, max(w, 1), max(h, 1)); err != nil {
 		return nil, err
 	}
-	out, err := runTool(ctx, memoryFor(w*h), (w+2)*(h+2)*3+4096, "ddjvu", "-format=ppm", "-page="+strconv.Itoa(i+1),
-		"-scale="+strconv.Itoa(s), d.path, "-")
-	if err != nil {
-		return nil, corrupt(DJVU, err)
-	}
-	img, err := decodePNM(out, d.opts, i)
+	// The PPM is read row by row as ddjvu writes it.
+	var img image.Image
+	err := streamTool(ctx, memoryFor(w*h), (w+2)*(h+2)*3+4096, func(r io.Reader) error {
+		var err error
+		img, err = readPNM(bufio.NewReaderSize(r, 1<<16), d.opts, i)
+		return err
+	}, "ddjvu", "-format=ppm", "-page="+strconv.Itoa(i+1), "-scale="+strconv.Itoa(s), d.path, "-")
 	if err != nil {
 		var le *LimitError
 		if errors.As(err, &le) {
-			return nil, err
+			return nil, le
 		}
 		return nil, corrupt(DJVU, err)
 	}

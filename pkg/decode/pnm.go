@@ -1,47 +1,39 @@
 package decode
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
 	"image"
-	"strconv"
+	"io"
 )
 
-// decodePNM reads a binary PGM (P5) or PPM (P6) image with 8-bit samples,
-// as poppler and djvulibre write them, checking its size against the
-// limit before allocating.
+// decodePNM reads a binary PGM (P5) or PPM (P6) image with 8-bit samples
+// held in memory (see readPNM).
 func decodePNM(data []byte, opts Options, page int) (image.Image, error) {
-	if len(data) < 2 || data[0] != 'P' || (data[1] != '5' && data[1] != '6') {
+	return readPNM(bufio.NewReader(bytes.NewReader(data)), opts, page)
+}
+
+// readPNM reads a binary PGM (P5) or PPM (P6) image with 8-bit samples, as
+// poppler and djvulibre write them, row by row from r: the image is
+// allocated once its size has been checked against the limit, and the
+// file's own bytes are never held whole (a 60-megapixel page is 180 MB of
+// PPM).
+func readPNM(r *bufio.Reader, opts Options, page int) (image.Image, error) {
+	magic := make([]byte, 2)
+	if _, err := io.ReadFull(r, magic); err != nil || magic[0] != 'P' || (magic[1] != '5' && magic[1] != '6') {
 		return nil, fmt.Errorf("not a binary PGM/PPM image")
 	}
-	kind := data[1]
-	pos := 2
 	var vals [3]int
 	for i := range vals {
-		// Skip white space and comments.
-		for pos < len(data) {
-			if data[pos] == '#' {
-				for pos < len(data) && data[pos] != '\n' {
-					pos++
-				}
-				continue
-			}
-			if data[pos] == ' ' || data[pos] == '\t' || data[pos] == '\n' || data[pos] == '\r' {
-				pos++
-				continue
-			}
-			break
-		}
-		start := pos
-		for pos < len(data) && data[pos] >= '0' && data[pos] <= '9' {
-			pos++
-		}
-		v, err := strconv.Atoi(string(data[start:pos]))
-		if err != nil || v <= 0 {
-			return nil, fmt.Errorf("bad PNM header")
+		v, err := pnmNumber(r)
+		if err != nil {
+			return nil, err
 		}
 		vals[i] = v
 	}
-	pos++ // the single white-space byte after maxval
+	// The single white-space byte after maxval was read with it.
 	w, h, maxval := vals[0], vals[1], vals[2]
 	if maxval > 255 {
 		return nil, fmt.Errorf("16-bit PNM not supported")
@@ -49,23 +41,57 @@ func decodePNM(data []byte, opts Options, page int) (image.Image, error) {
 	if err := opts.checkPixels(page, int64(w), int64(h)); err != nil {
 		return nil, err
 	}
-	ch := 1
-	if kind == '6' {
-		ch = 3
-	}
-	if pos > len(data) || int64(len(data)-pos) < int64(w)*int64(h)*int64(ch) {
-		return nil, fmt.Errorf("truncated PNM data")
-	}
-	pix := data[pos:]
-	if ch == 1 {
+	if magic[1] == '5' {
 		g := image.NewGray(image.Rect(0, 0, w, h))
-		copy(g.Pix, pix[:w*h])
+		if _, err := io.ReadFull(r, g.Pix); err != nil {
+			return nil, fmt.Errorf("truncated PNM data")
+		}
 		return g, nil
 	}
 	out := image.NewRGBA(image.Rect(0, 0, w, h))
-	d := out.Pix
-	for i, j := 0, 0; i < w*h*3; i, j = i+3, j+4 {
-		d[j], d[j+1], d[j+2], d[j+3] = pix[i], pix[i+1], pix[i+2], 0xFF
+	row := make([]byte, 3*w)
+	for y := 0; y < h; y++ {
+		if _, err := io.ReadFull(r, row); err != nil {
+			return nil, fmt.Errorf("truncated PNM data")
+		}
+		d := out.Pix[y*out.Stride : y*out.Stride+4*w]
+		for i, j := 0, 0; i < len(row); i, j = i+3, j+4 {
+			d[j], d[j+1], d[j+2], d[j+3] = row[i], row[i+1], row[i+2], 0xFF
+		}
 	}
 	return out, nil
+}
+
+// maxPNMDigits bounds a header number: no page has a side of ten digits.
+const maxPNMDigits = 9
+
+// pnmNumber reads one positive decimal number of a PNM header, skipping
+// the white space and comments before it, and consumes the one byte after
+// it (a comment's # is left for the next number's skip).
+func pnmNumber(r *bufio.Reader) (int, error) {
+	bad := errors.New("bad PNM header")
+	c, err := r.ReadByte()
+	for err == nil && (c == '#' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+		if c == '#' {
+			if _, err = r.ReadBytes('\n'); err != nil {
+				return 0, bad
+			}
+		}
+		c, err = r.ReadByte()
+	}
+	v, n := 0, 0
+	for err == nil && c >= '0' && c <= '9' {
+		if n++; n > maxPNMDigits {
+			return 0, bad
+		}
+		v = 10*v + int(c-'0')
+		c, err = r.ReadByte()
+	}
+	if n == 0 || v <= 0 || err != nil {
+		return 0, bad
+	}
+	if c == '#' {
+		_ = r.UnreadByte()
+	}
+	return v, nil
 }

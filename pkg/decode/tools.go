@@ -24,8 +24,28 @@ func memoryFor(pixels int64) int64 {
 // runTool runs a poppler or djvulibre program under prlimit (address
 // space and CPU time bounded) and returns its standard output, refusing
 // more than maxOut bytes. A crash or limit in the tool is an error here,
-// never a problem of this process.
+// never a problem of this process. When the tool fails, what it wrote
+// comes back with the error.
 func runTool(ctx context.Context, memLimit, maxOut int64, name string, args ...string) ([]byte, error) {
+	var data []byte
+	err := streamTool(ctx, memLimit, maxOut, func(r io.Reader) error {
+		var err error
+		data, err = io.ReadAll(r)
+		return err
+	}, name, args...)
+	var te *toolError
+	if err != nil && !errors.As(err, &te) {
+		return nil, err
+	}
+	return data, err
+}
+
+// streamTool is runTool handing the tool's standard output to consume as
+// it is written, so that a page's pixels are never held twice. What
+// consume leaves unread is read and dropped (the tool must not block on
+// a full pipe); when consume fails the tool is stopped. The tool's own
+// failure wins over consume's, whose reading it explains.
+func streamTool(ctx context.Context, memLimit, maxOut int64, consume func(io.Reader) error, name string, args ...string) error {
 	ctx, cancel := context.WithTimeout(ctx, toolTimeout)
 	defer cancel()
 	full := append([]string{"--as=" + strconv.FormatInt(memLimit, 10), "--cpu=" + strconv.Itoa(int(toolTimeout/time.Second)), "--", name}, args...)
@@ -34,31 +54,47 @@ func runTool(ctx context.Context, memLimit, maxOut int64, name string, args ...s
 	cmd.Stderr = &limitedWriter{w: &stderr, n: 4096}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	data, readErr := io.ReadAll(io.LimitReader(out, maxOut+1))
-	if int64(len(data)) > maxOut {
+	cr := &countingReader{r: io.LimitReader(out, maxOut+1)}
+	consumeErr := consume(cr)
+	if consumeErr == nil {
+		_, consumeErr = io.Copy(io.Discard, cr)
+	}
+	over := cr.n > maxOut
+	if over || consumeErr != nil {
 		_ = cmd.Process.Kill()
 	}
 	waitErr := cmd.Wait()
+	var ee *exec.ExitError
 	switch {
-	case int64(len(data)) > maxOut:
-		return nil, fmt.Errorf("%s: output over %d bytes", name, maxOut)
+	case over:
+		return fmt.Errorf("%s: output over %d bytes", name, maxOut)
 	case ctx.Err() != nil:
-		return nil, fmt.Errorf("%s: %w", name, ctx.Err())
-	case readErr != nil:
-		return nil, fmt.Errorf("%s: %w", name, readErr)
+		return fmt.Errorf("%s: %w", name, ctx.Err())
+	case waitErr != nil && consumeErr == nil && errors.As(waitErr, &ee):
+		return &toolError{name: name, err: waitErr, stderr: bytes.TrimSpace(stderr.Bytes())}
+	case consumeErr != nil:
+		return fmt.Errorf("%s: %w", name, consumeErr)
 	case waitErr != nil:
-		var ee *exec.ExitError
-		if errors.As(waitErr, &ee) {
-			return data, &toolError{name: name, err: waitErr, stderr: bytes.TrimSpace(stderr.Bytes())}
-		}
-		return nil, fmt.Errorf("%s: %w", name, waitErr)
+		return fmt.Errorf("%s: %w", name, waitErr)
 	}
-	return data, nil
+	return nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // toolError is a tool that ran and failed; its message carries stderr.
