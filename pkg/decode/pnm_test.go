@@ -70,21 +70,27 @@ func TestStreamToolStopsOrDrains(t *testing.T) {
 		}
 	}
 	boom := errors.New("bad header")
+	zeros := []string{"head", "-c", "33554432", "/dev/zero"}
+	dies := []string{"sh", "-c", "head -c 100 /dev/zero; echo page 2 is damaged >&2; exit 3"}
 	tests := []struct {
 		name    string
+		tool    []string
 		maxOut  int64
 		consume func(io.Reader) error
 		want    error  // errors.Is
 		wantMsg string // or a message part
 	}{
-		{"reads the start", 64 << 20, head(10), nil, ""},
-		{"fails at once", 64 << 20, func(io.Reader) error { return boom }, boom, ""},
-		{"output over the cap", 1 << 20, head(10), nil, "output over"},
+		{"reads the start", zeros, 64 << 20, head(10), nil, ""},
+		{"fails at once", zeros, 64 << 20, func(io.Reader) error { return boom }, boom, ""},
+		{"output over the cap", zeros, 1 << 20, head(10), nil, "output over"},
+		// The consumer finds the output cut short; the tool's own error,
+		// with its stderr, says why.
+		{"the tool dies midway", dies, 64 << 20, head(1000), nil, "page 2 is damaged"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
-			err := streamTool(context.Background(), 1<<30, tc.maxOut, tc.consume, "head", "-c", "33554432", "/dev/zero")
+			err := streamTool(context.Background(), 1<<30, tc.maxOut, tc.consume, tc.tool[0], tc.tool[1:]...)
 			switch {
 			case tc.want != nil && !errors.Is(err, tc.want):
 				t.Errorf("got %v, want %v", err, tc.want)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -65,17 +66,20 @@ func streamTool(ctx context.Context, memLimit, maxOut int64, consume func(io.Rea
 		_, consumeErr = io.Copy(io.Discard, cr)
 	}
 	over := cr.n > maxOut
-	if over || consumeErr != nil {
+	killed := over || consumeErr != nil
+	if killed {
 		_ = cmd.Process.Kill()
 	}
 	waitErr := cmd.Wait()
+	// The tool failed of itself unless it died of the kill sent here.
 	var ee *exec.ExitError
+	failed := errors.As(waitErr, &ee) && !(killed && killedBySIGKILL(ee))
 	switch {
 	case over:
 		return fmt.Errorf("%s: output over %d bytes", name, maxOut)
 	case ctx.Err() != nil:
 		return fmt.Errorf("%s: %w", name, ctx.Err())
-	case waitErr != nil && consumeErr == nil && errors.As(waitErr, &ee):
+	case failed:
 		return &toolError{name: name, err: waitErr, stderr: bytes.TrimSpace(stderr.Bytes())}
 	case consumeErr != nil:
 		return fmt.Errorf("%s: %w", name, consumeErr)
@@ -83,6 +87,12 @@ func streamTool(ctx context.Context, memLimit, maxOut int64, consume func(io.Rea
 		return fmt.Errorf("%s: %w", name, waitErr)
 	}
 	return nil
+}
+
+// killedBySIGKILL reports whether a process ended on SIGKILL.
+func killedBySIGKILL(ee *exec.ExitError) bool {
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
 }
 
 // countingReader counts the bytes read through it.
