@@ -141,7 +141,9 @@ func (s *Service) cut(ctx context.Context, page image.Image, q geom.Quad, whole 
 		}
 	}
 	key := fmt.Sprintf("tasks/%s/p%d_d%d.raw", req.TaskID, req.Page, idx)
-	if err := s.store.Put(ctx, key, rawimg.Encode(img)); err != nil {
+	// The crop's pixels go to the store where they lie, not copied first.
+	raw := rawimg.NewReader(img)
+	if err := s.store.PutReader(ctx, key, raw, raw.Size()); err != nil {
 		return stages.Found{}, apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
 	}
 	b := img.Bounds()

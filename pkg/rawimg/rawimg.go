@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"image"
 	"image/draw"
+	"io"
 )
 
 var magic = [4]byte{'R', 'I', 'M', 'G'}
@@ -25,30 +26,111 @@ const (
 // Encode stores img. Gray images keep one channel; everything else is
 // stored as RGBA (converted when it is not already *image.RGBA).
 func Encode(img image.Image) []byte {
+	r := NewReader(img)
+	out := make([]byte, r.Size())
+	_, _ = r.ReadAt(out, 0)
+	return out
+}
+
+// Reader reads img's encoding (NewReader): the header, then the pixels
+// where they already lie, so a large crop is stored without a copy. It
+// also reads at offsets and seeks, as an object store client wants to
+// upload parts side by side and to retry.
+type Reader struct {
+	header [headerLen]byte
+	pix    []byte
+	off    int64
+}
+
+// NewReader is the encoding of img as a reader. The pixels of a
+// *image.RGBA or *image.Gray whose rows lie one after another are read in
+// place (the image must not change while the reader is used); any other
+// image is first converted or compacted, as Encode does.
+func NewReader(img image.Image) *Reader {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	var ch byte
-	var pix func(dst []byte)
+	var pix []byte
 	switch m := img.(type) {
 	case *image.Gray:
-		ch = gray
-		pix = func(dst []byte) { copyRows(dst, m.Pix, m.Stride, w, h, 1) }
+		ch, pix = gray, contiguous(m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride, w, h, 1)
 	case *image.RGBA:
-		ch = rgba
-		pix = func(dst []byte) { copyRows(dst, m.Pix, m.Stride, w, h, 4) }
+		ch, pix = rgba, contiguous(m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride, w, h, 4)
 	default:
-		ch = rgba
 		conv := image.NewRGBA(image.Rect(0, 0, w, h))
 		draw.Draw(conv, conv.Bounds(), img, b.Min, draw.Src)
-		pix = func(dst []byte) { copy(dst, conv.Pix) }
+		ch, pix = rgba, conv.Pix
 	}
-	out := make([]byte, headerLen+w*h*int(ch))
-	copy(out, magic[:])
-	binary.LittleEndian.PutUint32(out[4:], uint32(w))
-	binary.LittleEndian.PutUint32(out[8:], uint32(h))
-	out[12] = ch
-	pix(out[headerLen:])
+	r := &Reader{pix: pix}
+	copy(r.header[:], magic[:])
+	binary.LittleEndian.PutUint32(r.header[4:], uint32(w))
+	binary.LittleEndian.PutUint32(r.header[8:], uint32(h))
+	r.header[12] = ch
+	return r
+}
+
+// contiguous is the w x h pixels of src (rows stride bytes apart) as one
+// run of bytes: src itself when its rows follow each other, else a copy.
+func contiguous(src []byte, stride, w, h, bpp int) []byte {
+	row := w * bpp
+	if stride == row {
+		return src[:row*h]
+	}
+	out := make([]byte, row*h)
+	copyRows(out, src, stride, w, h, bpp)
 	return out
+}
+
+// Size is the length of the encoding.
+func (r *Reader) Size() int64 { return headerLen + int64(len(r.pix)) }
+
+// ReadAt implements io.ReaderAt.
+func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("rawimg: negative offset")
+	}
+	n := 0
+	if off < headerLen {
+		n = copy(p, r.header[off:])
+	}
+	if rest := off + int64(n) - headerLen; n < len(p) && rest < int64(len(r.pix)) {
+		n += copy(p[n:], r.pix[rest:])
+	}
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// Read implements io.Reader.
+func (r *Reader) Read(p []byte) (int, error) {
+	if r.off >= r.Size() {
+		return 0, io.EOF
+	}
+	n, err := r.ReadAt(p, r.off)
+	r.off += int64(n)
+	if err == io.EOF && n > 0 {
+		err = nil
+	}
+	return n, err
+}
+
+// Seek implements io.Seeker.
+func (r *Reader) Seek(offset int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekStart:
+	case io.SeekCurrent:
+		offset += r.off
+	case io.SeekEnd:
+		offset += r.Size()
+	default:
+		return 0, errors.New("rawimg: bad whence")
+	}
+	if offset < 0 {
+		return 0, errors.New("rawimg: negative position")
+	}
+	r.off = offset
+	return offset, nil
 }
 
 func copyRows(dst, src []byte, stride, w, h, bpp int) {

@@ -1,9 +1,11 @@
 package rawimg
 
 import (
+	"bytes"
 	"errors"
 	"image"
 	"image/color"
+	"io"
 	"testing"
 )
 
@@ -44,5 +46,62 @@ func TestRejectsGarbage(t *testing.T) {
 		if _, err := Decode(data); !errors.Is(err, ErrFormat) {
 			t.Errorf("%q: %v", data, err)
 		}
+	}
+}
+
+// TestReaderReadsInPlace: the reader gives Encode's bytes whether read in
+// small pieces, at offsets across the header's end, or after a seek, and
+// reads a contiguous image's pixels in place (no copy of a large crop).
+func TestReaderReadsInPlace(t *testing.T) {
+	rgba := image.NewRGBA(image.Rect(0, 0, 9, 5))
+	for i := range rgba.Pix {
+		rgba.Pix[i] = byte(i * 7)
+	}
+	sub := rgba.SubImage(image.Rect(2, 1, 7, 4))
+	for _, tc := range []struct {
+		name    string
+		img     image.Image
+		inPlace bool
+	}{{"rgba", rgba, true}, {"sub-image", sub, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := Encode(tc.img)
+			r := NewReader(tc.img)
+			if r.Size() != int64(len(want)) {
+				t.Fatalf("size %d, want %d", r.Size(), len(want))
+			}
+			if got := &r.pix[0] == &rgba.Pix[0]; got != tc.inPlace {
+				t.Errorf("pixels read in place: %v, want %v", got, tc.inPlace)
+			}
+			var got []byte
+			buf := make([]byte, 5) // pieces that straddle the header's end
+			for {
+				n, err := r.Read(buf)
+				got = append(got, buf[:n]...)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("read %d bytes unlike Encode's %d", len(got), len(want))
+			}
+			for _, off := range []int64{0, 3, headerLen - 1, headerLen, int64(len(want)) - 2} {
+				p := make([]byte, 4)
+				n, err := r.ReadAt(p, off)
+				end := min(off+4, int64(len(want)))
+				if !bytes.Equal(p[:n], want[off:end]) || (end-off < 4) != (err == io.EOF) {
+					t.Errorf("ReadAt %d: %v %v, want %v", off, p[:n], err, want[off:end])
+				}
+			}
+			if _, err := r.Seek(headerLen+2, io.SeekStart); err != nil {
+				t.Fatal(err)
+			}
+			rest, err := io.ReadAll(r)
+			if err != nil || !bytes.Equal(rest, want[headerLen+2:]) {
+				t.Errorf("after a seek: %d bytes, %v", len(rest), err)
+			}
+		})
 	}
 }

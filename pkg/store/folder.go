@@ -1,9 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -38,6 +40,12 @@ func (f *Folder) path(key string) (string, error) {
 
 // Put implements Store.
 func (f *Folder) Put(ctx context.Context, key string, data []byte) error {
+	return f.PutReader(ctx, key, bytes.NewReader(data), int64(len(data)))
+}
+
+// PutReader implements Store: the object is written to a temporary file
+// and renamed into place, so a reader never sees half of it.
+func (f *Folder) PutReader(ctx context.Context, key string, r io.Reader, size int64) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -52,7 +60,10 @@ func (f *Folder) Put(ctx context.Context, key string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
 	}
-	_, werr := tmp.Write(data)
+	n, werr := io.Copy(tmp, r)
+	if werr == nil && n != size {
+		werr = fmt.Errorf("%d bytes read, %d announced", n, size)
+	}
 	cerr := tmp.Close()
 	if werr != nil || cerr != nil {
 		os.Remove(tmp.Name())

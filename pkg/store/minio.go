@@ -73,7 +73,14 @@ func bucketExists(ctx context.Context, cl *minio.Client, bucket string) (bool, e
 
 // Put implements Store.
 func (m *Minio) Put(ctx context.Context, key string, data []byte) error {
-	_, err := m.client.PutObject(ctx, m.bucket, key, bytes.NewReader(data), int64(len(data)),
+	return m.PutReader(ctx, key, bytes.NewReader(data), int64(len(data)))
+}
+
+// PutReader implements Store. A reader that also reads at offsets and
+// seeks (bytes.Reader, rawimg.Reader) lets minio-go upload parts side by
+// side and retry them.
+func (m *Minio) PutReader(ctx context.Context, key string, r io.Reader, size int64) error {
+	_, err := m.client.PutObject(ctx, m.bucket, key, r, size,
 		minio.PutObjectOptions{ContentType: "application/octet-stream"})
 	if err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)

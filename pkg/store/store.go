@@ -7,6 +7,7 @@ package store
 import (
 	"context"
 	"errors"
+	"io"
 	"time"
 )
 
@@ -25,6 +26,9 @@ type Object struct {
 type Store interface {
 	// Put stores data under key, replacing any previous object.
 	Put(ctx context.Context, key string, data []byte) error
+	// PutReader stores the size bytes r gives under key, replacing any
+	// previous object: a large object goes without a copy of its own.
+	PutReader(ctx context.Context, key string, r io.Reader, size int64) error
 	// Get returns the object's bytes or an error wrapping ErrNotFound.
 	Get(ctx context.Context, key string) ([]byte, error)
 	// Delete removes one object; a missing object is not an error.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"io"
 	"testing"
 	"time"
 
@@ -39,6 +40,19 @@ func conformance(t *testing.T, s Store) {
 	}
 	if _, err := s.Get(ctx, "tasks/none"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing key: want ErrNotFound, got %v", err)
+	}
+	// PutReader: from a reader that only reads (no seeking, no reading at
+	// offsets), over 16 MiB, as from one that does.
+	for _, r := range []io.Reader{struct{ io.Reader }{bytes.NewReader(big)}, bytes.NewReader(big)} {
+		if err := s.PutReader(ctx, "tasks/c/stream", r, int64(len(big))); err != nil {
+			t.Fatalf("put from a reader: %v", err)
+		}
+		if got, err := s.Get(ctx, "tasks/c/stream"); err != nil || !bytes.Equal(got, big) {
+			t.Fatalf("get what was put from a reader: %d bytes, %v", len(got), err)
+		}
+	}
+	if err := s.DeletePrefix(ctx, "tasks/c/"); err != nil {
+		t.Fatal(err)
 	}
 	var keys []string
 	if err := s.List(ctx, "tasks/a/", func(o Object) bool { keys = append(keys, o.Key); return true }); err != nil {
