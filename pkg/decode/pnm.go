@@ -2,18 +2,11 @@ package decode
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"image"
 	"io"
 )
-
-// decodePNM reads a binary PGM (P5) or PPM (P6) image with 8-bit samples
-// held in memory (see readPNM).
-func decodePNM(data []byte, opts Options, page int) (image.Image, error) {
-	return readPNM(bufio.NewReader(bytes.NewReader(data)), opts, page)
-}
 
 // readPNM reads a binary PGM (P5) or PPM (P6) image with 8-bit samples, as
 // poppler and djvulibre write them, row by row from r: the image is

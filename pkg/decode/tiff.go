@@ -52,6 +52,12 @@ func tiffTag(t []byte, tag uint16) (uint32, bool) {
 	if !ok {
 		return 0, false
 	}
+	return entryValue(t, bo, e)
+}
+
+// entryValue is the value of the IFD entry at e when it is one SHORT or
+// LONG.
+func entryValue(t []byte, bo binary.ByteOrder, e int) (uint32, bool) {
 	switch bo.Uint16(t[e+2 : e+4]) {
 	case 3: // SHORT
 		return uint32(bo.Uint16(t[e+8 : e+10])), true
@@ -97,21 +103,26 @@ func tiffEntry(t []byte, tag uint16) (int, binary.ByteOrder, bool) {
 	if !ok {
 		return 0, nil, false
 	}
-	off := int(bo.Uint32(t[4:8]))
-	if off < 8 || off+2 > len(t) {
-		return 0, nil, false
+	e, ok := ifdEntry(t, bo, int64(bo.Uint32(t[4:8])), tag)
+	return e, bo, ok
+}
+
+// ifdEntry finds the entry of a tag holding one value in the IFD at off.
+func ifdEntry(t []byte, bo binary.ByteOrder, off int64, tag uint16) (int, bool) {
+	if off < 8 || off+2 > int64(len(t)) {
+		return 0, false
 	}
-	n := int(bo.Uint16(t[off : off+2]))
-	for i := 0; i < n; i++ {
+	n := int64(bo.Uint16(t[off : off+2]))
+	for i := int64(0); i < n; i++ {
 		e := off + 2 + 12*i
-		if e+12 > len(t) {
-			return 0, nil, false
+		if e+12 > int64(len(t)) {
+			return 0, false
 		}
 		if bo.Uint16(t[e:e+2]) == tag && bo.Uint32(t[e+4:e+8]) == 1 {
-			return e, bo, true
+			return int(e), true
 		}
 	}
-	return 0, nil, false
+	return 0, false
 }
 
 // maxTIFFChain bounds the walk along a file's IFD chain.
@@ -138,7 +149,7 @@ func tiffPageIFDs(t []byte) []uint32 {
 		if next+4 > int64(len(t)) {
 			break
 		}
-		if !tiffSubsidiary(t, bo, off, int(n)) {
+		if !tiffSubsidiary(t, bo, off) {
 			pages = append(pages, off)
 		}
 		off = bo.Uint32(t[next : next+4])
@@ -148,20 +159,14 @@ func tiffPageIFDs(t []byte) []uint32 {
 
 // tiffSubsidiary reports whether the IFD at off is a thumbnail or a mask
 // of a page rather than a page.
-func tiffSubsidiary(t []byte, bo binary.ByteOrder, off uint32, n int) bool {
-	for i := 0; i < n; i++ {
-		e := int(off) + 2 + 12*i
-		tag, typ := bo.Uint16(t[e:e+2]), bo.Uint16(t[e+2:e+4])
-		var v uint32
-		switch typ {
-		case 3:
-			v = uint32(bo.Uint16(t[e+8 : e+10]))
-		case 4:
-			v = bo.Uint32(t[e+8 : e+12])
-		default:
-			continue
+func tiffSubsidiary(t []byte, bo binary.ByteOrder, off uint32) bool {
+	if e, ok := ifdEntry(t, bo, int64(off), 0x00FE); ok { // NewSubfileType
+		if v, ok := entryValue(t, bo, e); ok && v&0b101 != 0 {
+			return true
 		}
-		if (tag == 0x00FE && v&0b101 != 0) || (tag == 0x00FF && v == 2) {
+	}
+	if e, ok := ifdEntry(t, bo, int64(off), 0x00FF); ok { // SubfileType
+		if v, ok := entryValue(t, bo, e); ok && v == 2 {
 			return true
 		}
 	}
@@ -186,8 +191,11 @@ func openTIFF(data []byte, opts Options) (Document, error) {
 		return nil, &LimitError{Limit: "pages", Value: int64(len(ifds)), Max: int64(opts.MaxPages)}
 	}
 	first, err := openImage(tiffAt(data, ifds, 0), TIFF, opts)
-	if err != nil || len(ifds) <= 1 {
-		return first, err
+	if err != nil {
+		return nil, err
+	}
+	if len(ifds) <= 1 {
+		return first, nil
 	}
 	return &tiffDoc{data: data, opts: opts, ifds: ifds, first: first}, nil
 }
