@@ -47,5 +47,11 @@ func decodeHEIF(data []byte) (image.Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf("libheif: %w", err)
 	}
+	// libheif's interleaved RGBA is straight alpha, which the binding
+	// labels premultiplied; say what the bytes are so flatten lays any
+	// transparent pixel on white correctly.
+	if rgba, ok := out.(*image.RGBA); ok {
+		out = &image.NRGBA{Pix: rgba.Pix, Stride: rgba.Stride, Rect: rgba.Rect}
+	}
 	return out, nil
 }

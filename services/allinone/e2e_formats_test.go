@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"crypto/rand"
+	"image"
+	"image/color"
+	"image/png"
 	"net/http"
 	"os"
 	"os/exec"
@@ -160,4 +164,68 @@ func toolPages(t *testing.T, path string) int {
 	}
 	t.Fatal("pdfinfo gave no page count")
 	return 0
+}
+
+// TestTransparentPaperKeepsTheType posts a factory scan, its paper
+// whitened, as an opaque PNG and with its white made transparent, as
+// ImageMagick writes a PDF converted to PNG: each pixel is stored as ink of
+// some opacity over no paper, so that laid on white it is the opaque scan
+// again (laid on black, the paper and the black print alike are black). A
+// viewer shows the two alike, and both must be answered the document's
+// type.
+func TestTransparentPaperKeepsTheType(t *testing.T) {
+	in := startAllInOne(t, nil)
+	const typ = "inn_organisation"
+	up, _ := factoryScan(t, typ, 0)
+	b := up.Bounds()
+	opaque := image.NewNRGBA(b)
+	transparent := image.NewNRGBA(b)
+	clear := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.NRGBAModel.Convert(up.At(x, y)).(color.NRGBA)
+			// The factory's paper is off-white: channels from 200 up
+			// become white.
+			whiten := func(v uint8) uint8 { return uint8(min(255, int(v)*255/200)) }
+			c = color.NRGBA{R: whiten(c.R), G: whiten(c.G), B: whiten(c.B), A: 255}
+			opaque.SetNRGBA(x, y, c)
+			// Alpha is how far the darkest channel is from white; each
+			// channel keeps what it must for c = ink*a + white*(1-a).
+			a := 255 - int(min(c.R, c.G, c.B))
+			ink := func(v uint8) uint8 {
+				if a == 0 {
+					return 0
+				}
+				return uint8(255 - (255-int(v))*255/a)
+			}
+			if a == 0 {
+				clear++
+			}
+			transparent.SetNRGBA(x, y, color.NRGBA{R: ink(c.R), G: ink(c.G), B: ink(c.B), A: uint8(a)})
+		}
+	}
+	if share := float64(clear) / float64(b.Dx()*b.Dy()); share < 0.3 {
+		t.Fatalf("only %.0f %% of the scan is transparent paper", 100*share)
+	}
+	answer := func(img image.Image) any {
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		status, body := in.post(t, "/pipelines/run/classify?return_crops=false", "image", buf.Bytes())
+		if status != http.StatusOK {
+			t.Fatalf("status %d: %v", status, body)
+		}
+		items, _ := body["items"].([]any)
+		if len(items) != 1 {
+			t.Fatalf("%d items: %v", len(items), body)
+		}
+		return items[0].(map[string]any)["document"].(map[string]any)["type"]
+	}
+	if got := answer(opaque); got != typ {
+		t.Fatalf("the opaque scan is answered %v, want %s", got, typ)
+	}
+	if got := answer(transparent); got != typ {
+		t.Errorf("the scan with transparent paper is answered %v, want %s", got, typ)
+	}
 }
