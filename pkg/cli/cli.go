@@ -87,12 +87,13 @@ func Main(r Role, args []string, stdout, stderr io.Writer) int {
 }
 
 // Exit runs Main with the process's arguments and exits with its code.
-// A role that runs models first makes sure OMP_THREAD_LIMIT is in its
-// environment, starting itself again with it when it is not
-// (reexecWithThreadLimit); when that fails it runs on, slower, and says so.
+// A role that runs models first makes sure OMP_THREAD_LIMIT and
+// OPENCV_LOG_LEVEL are in its environment, starting itself again with them
+// when they are not (reexecWithStartEnv); when that fails it runs on,
+// slower, and says so.
 func Exit(r Role) {
 	if r.Models != nil {
-		if err := reexecWithThreadLimit(); err != nil {
+		if err := reexecWithStartEnv(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 		}
 	}

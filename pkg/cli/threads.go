@@ -7,32 +7,46 @@ import (
 	"syscall"
 )
 
-// threadLimit is the OpenMP setting the model roles need: Tesseract's
-// OpenMP build runs several times slower on two cores with more than one
-// thread a page, and its runtime (libgomp) reads OMP_THREAD_LIMIT when the
-// process loads it, before any Go code runs.
-const threadLimit = "OMP_THREAD_LIMIT=1"
+// startEnv is what the model roles' native libraries must find in the
+// environment when the process loads them, before any Go code runs:
+//   - OMP_THREAD_LIMIT=1: Tesseract's OpenMP build (libgomp) runs several
+//     times slower on two cores with more than one thread a page;
+//   - OPENCV_LOG_LEVEL=ERROR: OpenCV's warnings (a TIFF strip it cannot
+//     read, say, which the decoder already reports as a corrupt file) are
+//     plain text on stderr, among the process's JSON log lines.
+var startEnv = []string{"OMP_THREAD_LIMIT=1", "OPENCV_LOG_LEVEL=ERROR"}
 
-// withThreadLimit returns environ with OMP_THREAD_LIMIT=1 added, and true,
-// when it does not name OMP_THREAD_LIMIT at all (an operator's own value,
-// even empty, is kept).
-func withThreadLimit(environ []string) ([]string, bool) {
-	for _, kv := range environ {
-		if strings.HasPrefix(kv, "OMP_THREAD_LIMIT=") {
-			return environ, false
+// withStartEnv returns environ with each startEnv setting it does not name
+// at all added, and whether any was (an operator's own value, even empty,
+// is kept).
+func withStartEnv(environ []string) ([]string, bool) {
+	out := environ
+	for _, want := range startEnv {
+		name := want[:strings.IndexByte(want, '=')+1]
+		named := false
+		for _, kv := range environ {
+			if strings.HasPrefix(kv, name) {
+				named = true
+				break
+			}
+		}
+		if !named {
+			if len(out) == len(environ) {
+				out = append([]string(nil), environ...)
+			}
+			out = append(out, want)
 		}
 	}
-	return append(append([]string(nil), environ...), threadLimit), true
+	return out, len(out) != len(environ)
 }
 
-// reexecWithThreadLimit starts the process again with OMP_THREAD_LIMIT=1
-// in its environment when it lacks the variable (a binary started by
-// hand; the images, make and the topology set it): setting it from Go is
-// too late for libgomp, and a passport's extraction took 0.84 s on one
-// core instead of 0.58 s. It returns only when nothing needs doing or the
-// exec failed.
-func reexecWithThreadLimit() error {
-	env, add := withThreadLimit(os.Environ())
+// reexecWithStartEnv starts the process again with the startEnv settings
+// it lacks (a binary started by hand; the images, make and the topology
+// set them): setting them from Go is too late for libgomp and OpenCV, and
+// a passport's extraction took 0.84 s on one core instead of 0.58 s. It
+// returns only when nothing needs doing or the exec failed.
+func reexecWithStartEnv() error {
+	env, add := withStartEnv(os.Environ())
 	if !add {
 		return nil
 	}
@@ -41,7 +55,7 @@ func reexecWithThreadLimit() error {
 		return fmt.Errorf("cli: find own executable: %w", err)
 	}
 	if err := syscall.Exec(exe, os.Args, env); err != nil {
-		return fmt.Errorf("cli: start again with %s: %w", threadLimit, err)
+		return fmt.Errorf("cli: start again with %s: %w", strings.Join(startEnv, " "), err)
 	}
 	return nil
 }

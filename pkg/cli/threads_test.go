@@ -9,60 +9,68 @@ import (
 	"testing"
 )
 
-func TestWithThreadLimit(t *testing.T) {
+func TestWithStartEnv(t *testing.T) {
+	const omp, cv = "OMP_THREAD_LIMIT=1", "OPENCV_LOG_LEVEL=ERROR"
 	for _, tc := range []struct {
 		name    string
 		environ []string
-		added   bool
+		want    []string // nil: unchanged
 	}{
-		{"absent", []string{"PATH=/usr/bin", "HOME=/root"}, true},
-		{"empty environment", nil, true},
-		{"set", []string{"PATH=/usr/bin", "OMP_THREAD_LIMIT=1"}, false},
-		{"operator's own value", []string{"OMP_THREAD_LIMIT=4"}, false},
-		{"set empty", []string{"OMP_THREAD_LIMIT="}, false},
-		{"a longer name only", []string{"OMP_THREAD_LIMIT_X=1"}, true},
+		{"both absent", []string{"PATH=/usr/bin", "HOME=/root"}, []string{"PATH=/usr/bin", "HOME=/root", omp, cv}},
+		{"empty environment", nil, []string{omp, cv}},
+		{"both set", []string{"PATH=/usr/bin", omp, cv}, nil},
+		{"operator's own values", []string{"OMP_THREAD_LIMIT=4", "OPENCV_LOG_LEVEL=DEBUG"}, nil},
+		{"set empty", []string{"OMP_THREAD_LIMIT=", "OPENCV_LOG_LEVEL="}, nil},
+		{"only the thread limit set", []string{omp}, []string{omp, cv}},
+		{"only the log level set", []string{"OPENCV_LOG_LEVEL=INFO"}, []string{"OPENCV_LOG_LEVEL=INFO", omp}},
+		{"longer names only", []string{"OMP_THREAD_LIMIT_X=1", "OPENCV_LOG_LEVELS=1"}, []string{"OMP_THREAD_LIMIT_X=1", "OPENCV_LOG_LEVELS=1", omp, cv}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, added := withThreadLimit(tc.environ)
-			if added != tc.added {
-				t.Fatalf("added = %v, want %v", added, tc.added)
+			before := slices.Clone(tc.environ)
+			got, added := withStartEnv(tc.environ)
+			want := tc.want
+			if want == nil {
+				want = tc.environ
 			}
-			want := tc.environ
-			if tc.added {
-				want = append(slices.Clone(tc.environ), threadLimit)
+			if added != (tc.want != nil) {
+				t.Fatalf("added = %v, want %v", added, tc.want != nil)
 			}
 			if !slices.Equal(got, want) {
 				t.Errorf("environment %q, want %q", got, want)
+			}
+			if !slices.Equal(tc.environ, before) {
+				t.Errorf("the caller's environment was changed: %q", tc.environ)
 			}
 		})
 	}
 }
 
-// A process started without OMP_THREAD_LIMIT starts itself again with
-// it: this test runs its own binary as that process (the helper below).
-func TestReexecWithThreadLimit(t *testing.T) {
+// A process started without OMP_THREAD_LIMIT and OPENCV_LOG_LEVEL starts
+// itself again with them: this test runs its own binary as that process
+// (the helper below).
+func TestReexecWithStartEnv(t *testing.T) {
 	if os.Getenv("CLI_REEXEC_HELPER") == "1" {
-		if err := reexecWithThreadLimit(); err != nil {
+		if err := reexecWithStartEnv(); err != nil {
 			fmt.Println("error:", err)
 			os.Exit(1)
 		}
 		// Reached only with the variable already set: the second start.
-		fmt.Println("limit:", os.Getenv("OMP_THREAD_LIMIT"), "pid:", os.Getpid())
+		fmt.Println("limit:", os.Getenv("OMP_THREAD_LIMIT"), "opencv:", os.Getenv("OPENCV_LOG_LEVEL"), "pid:", os.Getpid())
 		os.Exit(0)
 	}
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "OMP_THREAD_LIMIT=") {
+		if !strings.HasPrefix(kv, "OMP_THREAD_LIMIT=") && !strings.HasPrefix(kv, "OPENCV_LOG_LEVEL=") {
 			env = append(env, kv)
 		}
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestReexecWithThreadLimit$")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestReexecWithStartEnv$")
 	cmd.Env = append(env, "CLI_REEXEC_HELPER=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("helper: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "limit: 1 ") {
-		t.Errorf("the helper did not start again with OMP_THREAD_LIMIT=1:\n%s", out)
+	if !strings.Contains(string(out), "limit: 1 opencv: ERROR ") {
+		t.Errorf("the helper did not start again with OMP_THREAD_LIMIT=1 and OPENCV_LOG_LEVEL=ERROR:\n%s", out)
 	}
 }
