@@ -15,10 +15,10 @@ import (
 func flatten(img image.Image) image.Image {
 	switch im := img.(type) {
 	case *image.NRGBA:
-		flattenNRGBA(im.Pix, im.Stride, im.Rect.Dx(), im.Rect.Dy())
+		flatten8(im.Pix, im.Stride, im.Rect.Dx(), im.Rect.Dy(), false)
 		return &image.RGBA{Pix: im.Pix, Stride: im.Stride, Rect: im.Rect}
 	case *image.RGBA:
-		flattenRGBA(im.Pix, im.Stride, im.Rect.Dx(), im.Rect.Dy())
+		flatten8(im.Pix, im.Stride, im.Rect.Dx(), im.Rect.Dy(), true)
 	case *image.NRGBA64:
 		flatten64(im.Pix, im.Stride, im.Rect.Dx(), im.Rect.Dy(), false)
 	case *image.RGBA64:
@@ -41,8 +41,10 @@ func onWhite(v, a uint8) uint8 {
 	return uint8((uint32(v)*uint32(a) + 255*uint32(255-a) + 127) / 255)
 }
 
-// flattenNRGBA lays straight-alpha 8-bit pixels on white in place.
-func flattenNRGBA(pix []byte, stride, w, h int) {
+// flatten8 lays 8-bit pixels (premultiplied or straight) on white in
+// place: straight colour is mixed with white by its alpha, premultiplied
+// colour has the paper added by 255 - a.
+func flatten8(pix []byte, stride, w, h int, premultiplied bool) {
 	for y := 0; y < h; y++ {
 		row := pix[y*stride : y*stride+4*w]
 		for i := 0; i < len(row); i += 4 {
@@ -50,26 +52,12 @@ func flattenNRGBA(pix []byte, stride, w, h int) {
 			if a == 255 {
 				continue
 			}
-			row[i] = onWhite(row[i], a)
-			row[i+1] = onWhite(row[i+1], a)
-			row[i+2] = onWhite(row[i+2], a)
-			row[i+3] = 255
-		}
-	}
-}
-
-// flattenRGBA lays premultiplied 8-bit pixels on white in place: the
-// paper shows through by 255 - a.
-func flattenRGBA(pix []byte, stride, w, h int) {
-	for y := 0; y < h; y++ {
-		row := pix[y*stride : y*stride+4*w]
-		for i := 0; i < len(row); i += 4 {
-			a := row[i+3]
-			if a == 255 {
-				continue
-			}
-			for c := 0; c < 3; c++ {
-				row[i+c] = uint8(min(255, int(row[i+c])+int(255-a)))
+			for c := i; c < i+3; c++ {
+				if premultiplied {
+					row[c] = uint8(min(255, int(row[c])+int(255-a)))
+				} else {
+					row[c] = onWhite(row[c], a)
+				}
 			}
 			row[i+3] = 255
 		}

@@ -60,6 +60,16 @@ func TestTransparentPaperIsWhite(t *testing.T) {
 			wide.Set(x, y, page.NRGBAAt(x, y))
 		}
 	}
+	// The same page premultiplied, which TIFF stores as associated alpha
+	// and decodes as RGBA and RGBA64.
+	pre := image.NewRGBA(page.Rect)
+	pre64 := image.NewRGBA64(page.Rect)
+	for y := 0; y < 48; y++ {
+		for x := 0; x < 64; x++ {
+			pre.Set(x, y, page.NRGBAAt(x, y))
+			pre64.Set(x, y, page.NRGBAAt(x, y))
+		}
+	}
 	pngData := encode(func(b *bytes.Buffer) error { return png.Encode(b, page) })
 	halfRed := [3]int{255, 127, 127}
 	tests := []struct {
@@ -71,6 +81,8 @@ func TestTransparentPaperIsWhite(t *testing.T) {
 		{"png 16-bit rgba", encode(func(b *bytes.Buffer) error { return png.Encode(b, wide) }), halfRed},
 		{"png palette with tRNS", encode(func(b *bytes.Buffer) error { return png.Encode(b, paletted) }), halfRed},
 		{"tiff rgba", encode(func(b *bytes.Buffer) error { return tiff.Encode(b, page, nil) }), halfRed},
+		{"tiff premultiplied rgba", encode(func(b *bytes.Buffer) error { return tiff.Encode(b, pre, nil) }), halfRed},
+		{"tiff premultiplied 16-bit rgba", encode(func(b *bytes.Buffer) error { return tiff.Encode(b, pre64, nil) }), halfRed},
 		{"gif transparent index", encode(func(b *bytes.Buffer) error {
 			g := image.NewPaletted(page.Rect, color.Palette{color.RGBA{}, color.RGBA{A: 255}, color.RGBA{R: 255, A: 255}})
 			for y := 0; y < 48; y++ {
