@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 )
@@ -20,24 +21,17 @@ var startEnv = []string{"OMP_THREAD_LIMIT=1", "OPENCV_LOG_LEVEL=ERROR"}
 // at all added, and whether any was (an operator's own value, even empty,
 // is kept).
 func withStartEnv(environ []string) ([]string, bool) {
-	out := environ
+	var missing []string
 	for _, want := range startEnv {
-		name := want[:strings.IndexByte(want, '=')+1]
-		named := false
-		for _, kv := range environ {
-			if strings.HasPrefix(kv, name) {
-				named = true
-				break
-			}
-		}
-		if !named {
-			if len(out) == len(environ) {
-				out = append([]string(nil), environ...)
-			}
-			out = append(out, want)
+		name, _, _ := strings.Cut(want, "=")
+		if !slices.ContainsFunc(environ, func(kv string) bool { return strings.HasPrefix(kv, name+"=") }) {
+			missing = append(missing, want)
 		}
 	}
-	return out, len(out) != len(environ)
+	if len(missing) == 0 {
+		return environ, false
+	}
+	return append(slices.Clone(environ), missing...), true
 }
 
 // reexecWithStartEnv starts the process again with the startEnv settings

@@ -5,6 +5,7 @@ import (
 	"context"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/gif"
 	"image/png"
 	"os"
@@ -45,32 +46,48 @@ func TestTransparentPaperIsWhite(t *testing.T) {
 		}
 		return buf.Bytes()
 	}
-	// The paletted forms keep one colour per block: transparent,
-	// black, and the half transparent red.
-	pal := color.Palette{color.NRGBA{}, color.NRGBA{A: 255}, color.NRGBA{R: 255, A: 128}}
-	paletted := image.NewPaletted(page.Rect, pal)
-	for y := 0; y < 48; y++ {
-		for x := 0; x < 64; x++ {
-			paletted.Set(x, y, page.NRGBAAt(x, y))
+	// redrawn is the page drawn into dst, which keeps it in its own form.
+	redrawn := func(dst draw.Image) draw.Image {
+		for y := 0; y < 48; y++ {
+			for x := 0; x < 64; x++ {
+				dst.Set(x, y, page.NRGBAAt(x, y))
+			}
 		}
+		return dst
 	}
-	wide := image.NewNRGBA64(page.Rect)
+	// The paletted form keeps one colour per block: transparent, black,
+	// and the half transparent red. TIFF stores a premultiplied page as
+	// associated alpha and decodes it as RGBA and RGBA64.
+	paletted := redrawn(image.NewPaletted(page.Rect, color.Palette{color.NRGBA{}, color.NRGBA{A: 255}, color.NRGBA{R: 255, A: 128}}))
+	wide := redrawn(image.NewNRGBA64(page.Rect))
+	pre := redrawn(image.NewRGBA(page.Rect))
+	pre64 := redrawn(image.NewRGBA64(page.Rect))
+	// GIF has one fully transparent index only: its red block is opaque.
+	gifPage := image.NewPaletted(page.Rect, color.Palette{color.RGBA{}, color.RGBA{A: 255}, color.RGBA{R: 255, A: 255}})
 	for y := 0; y < 48; y++ {
 		for x := 0; x < 64; x++ {
-			wide.Set(x, y, page.NRGBAAt(x, y))
-		}
-	}
-	// The same page premultiplied, which TIFF stores as associated alpha
-	// and decodes as RGBA and RGBA64.
-	pre := image.NewRGBA(page.Rect)
-	pre64 := image.NewRGBA64(page.Rect)
-	for y := 0; y < 48; y++ {
-		for x := 0; x < 64; x++ {
-			pre.Set(x, y, page.NRGBAAt(x, y))
-			pre64.Set(x, y, page.NRGBAAt(x, y))
+			if c := page.NRGBAAt(x, y); c.A != 0 {
+				gifPage.Set(x, y, color.RGBA{R: c.R, A: 255})
+			}
 		}
 	}
 	pngData := encode(func(b *bytes.Buffer) error { return png.Encode(b, page) })
+	// Grey with alpha and HEIC with alpha are written by the tools users'
+	// files come from.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "page.png"), pngData, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Need(t, "convert", "heif-enc")
+	testutil.Run(t, dir, "convert", "page.png", "-colorspace", "gray", "-define", "png:color-type=4", "grey.png")
+	testutil.Run(t, dir, "heif-enc", "-L", "-o", "page.heic", "page.png")
+	written := func(file string) []byte {
+		data, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
 	halfRed := [3]int{255, 127, 127}
 	tests := []struct {
 		name string
@@ -83,44 +100,10 @@ func TestTransparentPaperIsWhite(t *testing.T) {
 		{"tiff rgba", encode(func(b *bytes.Buffer) error { return tiff.Encode(b, page, nil) }), halfRed},
 		{"tiff premultiplied rgba", encode(func(b *bytes.Buffer) error { return tiff.Encode(b, pre, nil) }), halfRed},
 		{"tiff premultiplied 16-bit rgba", encode(func(b *bytes.Buffer) error { return tiff.Encode(b, pre64, nil) }), halfRed},
-		{"gif transparent index", encode(func(b *bytes.Buffer) error {
-			g := image.NewPaletted(page.Rect, color.Palette{color.RGBA{}, color.RGBA{A: 255}, color.RGBA{R: 255, A: 255}})
-			for y := 0; y < 48; y++ {
-				for x := 0; x < 64; x++ {
-					if c := page.NRGBAAt(x, y); c.A != 0 {
-						g.Set(x, y, color.RGBA{R: c.R, A: 255})
-					}
-				}
-			}
-			return gif.Encode(b, g, nil)
-		}), [3]int{255, 0, 0}}, // GIF has one fully transparent index only
-	}
-	// Grey with alpha and HEIC with alpha are written by the tools users'
-	// files come from.
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "page.png"), pngData, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	testutil.Need(t, "convert", "heif-enc")
-	testutil.Run(t, dir, "convert", "page.png", "-colorspace", "gray", "-define", "png:color-type=4", "grey.png")
-	testutil.Run(t, dir, "heif-enc", "-L", "-o", "page.heic", "page.png")
-	for _, f := range []struct {
-		name, file string
-		half       [3]int
-	}{
+		{"gif transparent index", encode(func(b *bytes.Buffer) error { return gif.Encode(b, gifPage, nil) }), [3]int{255, 0, 0}},
 		// ImageMagick's grey of pure red is 54 (Rec. 709 luma), half on white 155.
-		{"png grey+alpha", "grey.png", [3]int{155, 155, 155}},
-		{"heic with alpha", "page.heic", halfRed},
-	} {
-		data, err := os.ReadFile(filepath.Join(dir, f.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tests = append(tests, struct {
-			name string
-			data []byte
-			half [3]int
-		}{f.name, data, f.half})
+		{"png grey+alpha", written("grey.png"), [3]int{155, 155, 155}},
+		{"heic with alpha", written("page.heic"), halfRed},
 	}
 	ctx := context.Background()
 	for _, tc := range tests {
