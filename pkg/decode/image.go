@@ -90,7 +90,7 @@ func (d *imageDoc) Page(ctx context.Context, i int) (image.Image, error) {
 			d.err = corrupt(d.format, err)
 			return
 		}
-		d.img, d.err = applyOrientation(flatten(img), d.orientation)
+		d.img, d.err = applyOrientation(eightBit(flatten(img)), d.orientation)
 	})
 	return d.img, d.err
 }
