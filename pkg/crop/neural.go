@@ -29,6 +29,11 @@ type NeuralOptions struct {
 	// MinArea is the smallest document area as a fraction of the page
 	// (default 0.006).
 	MinArea float64
+	// EdgeMinArea is the smallest area, as a fraction of the page, of a
+	// document that runs to the frame (default 0.03): a smaller piece at
+	// the frame is a corner of something the photograph cuts off, or a
+	// margin of a document filling the frame, too little of it to name.
+	EdgeMinArea float64
 	// MaxArea is the largest document area as a fraction of the page; a
 	// quad covering more is the page itself (default 0.97).
 	MaxArea float64
@@ -147,6 +152,9 @@ func (o NeuralOptions) withDefaults() NeuralOptions {
 	}
 	if o.MinArea <= 0 {
 		o.MinArea = 0.006
+	}
+	if o.EdgeMinArea == 0 {
+		o.EdgeMinArea = 0.03
 	}
 	if o.MaxArea <= 0 {
 		o.MaxArea = 0.97

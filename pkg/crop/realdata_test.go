@@ -1,8 +1,10 @@
 package crop
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"image"
 	_ "image/jpeg" // realdata decoders
 	_ "image/png"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"docsuite/pkg/geom"
+	"docsuite/pkg/testutil"
 )
 
 // realdata is the shared folder of real photos and scans; tests that read
@@ -133,4 +136,39 @@ func TestRealdataReport(t *testing.T) {
 func ftoa(f float64) string {
 	b, _ := json.Marshal(math.Round(f*1000) / 1000)
 	return string(b)
+}
+
+// TestNeuralLeavesAFrameFillingCardWhole posts, in process, a real driving
+// licence back that fills its picture (a scan cut to the card), shrunk and
+// saved as JPEG as a phone or a PDF at 72 dpi gives it. cropnet sees hardly
+// any interior on it; at 758 pixels it once returned a 1 % sliver of the
+// card's margin at the frame as the page's only document, so the card was
+// answered as that sliver. The page must stay whole: no document, or one
+// covering most of it.
+func TestNeuralLeavesAFrameFillingCardWhole(t *testing.T) {
+	src := filepath.Join(realdata, "uN1ck-DataModel", "DataModel__Docs Examples__prava2.png")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("realdata not available: %v", err)
+	}
+	testutil.Need(t, "convert")
+	n := openNeural(t, NeuralOptions{})
+	dir := t.TempDir()
+	for _, width := range []int{600, 758, 900, 1200} {
+		name := fmt.Sprintf("card_%d.jpg", width)
+		testutil.Run(t, dir, "convert", src, "-flatten", "-resize", fmt.Sprintf("%dx", width), "-quality", "75", name)
+		img, err := decodeFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found, err := n.Find(context.Background(), img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := float64(img.Bounds().Dx() * img.Bounds().Dy())
+		for _, f := range found {
+			if f.Quad.Area() < 0.5*page {
+				t.Errorf("%d px: a document of %.1f %% of the page, want the page whole: %v", width, 100*f.Quad.Area()/page, found)
+			}
+		}
+	}
 }

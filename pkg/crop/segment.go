@@ -48,6 +48,9 @@ func segment(interior, boundary []float32, size, w, h int, o NeuralOptions) []re
 	var found float64
 	inside := true
 	for _, c := range passed {
+		if c.area < o.EdgeMinArea*page && cutByFrame(boundary, size, w, h, c.quad) {
+			continue
+		}
 		out = append(out, c.region)
 		found += c.area
 		inside = inside && (clearOfFrame(c.quad, w, h) || c.seenWhole())
@@ -65,19 +68,6 @@ func segment(interior, boundary []float32, size, w, h int, o NeuralOptions) []re
 		out = out[:o.MaxDocs]
 	}
 	return out
-}
-
-// clearOfFrame reports whether every corner of q lies at least 1 % of the
-// page's longer side inside the w x h page: a block of a page-filling
-// scan runs to the frame, a document lying on a table does not.
-func clearOfFrame(q geom.Quad, w, h int) bool {
-	m := 0.01 * float64(max(w, h))
-	for _, p := range q {
-		if p.X < m || p.Y < m || p.X > float64(w)-m || p.Y > float64(h)-m {
-			return false
-		}
-	}
-	return true
 }
 
 // netCandidate is a region before the checks.
@@ -327,40 +317,6 @@ func mergePieces(ps []piece, minFill float64) []piece {
 		ps[bi].sum += ps[bj].sum
 		ps = append(ps[:bj], ps[bj+1:]...)
 	}
-}
-
-// outlineSupport is the share of a quad's sides (those not on the frame)
-// along which the network sees an outline: at each sample the largest
-// outline probability within 2 px across the side must reach 0.3.
-func outlineSupport(boundary []float32, size, w, h int, q geom.Quad) float64 {
-	r := q.Ring()
-	hit, n := 0, 0
-	for i := range r {
-		a, b := r[i], r[(i+1)%4]
-		if onFrameSide(a, b, w, h) {
-			continue
-		}
-		l := lineThrough(a, b)
-		for k := 0; k < 24; k++ {
-			t := 0.1 + 0.8*float64(k)/23
-			x, y := a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)
-			best := float32(0)
-			for d := -2.0; d <= 2; d++ {
-				px, py := int(x-d*l.dy), int(y+d*l.dx)
-				if px >= 0 && py >= 0 && px < w && py < h {
-					best = max(best, boundary[py*size+px])
-				}
-			}
-			n++
-			if best >= 0.3 {
-				hit++
-			}
-		}
-	}
-	if n == 0 {
-		return 1
-	}
-	return float64(hit) / float64(n)
 }
 
 // quadShape rejects quads that cannot be a photographed rectangle: with

@@ -254,3 +254,39 @@ func bestIoU(d geom.Quad, got []region) float64 {
 	}
 	return best
 }
+
+// TestSegmentFrameCut checks what a region at the picture's edge is: a
+// small piece the frame cuts off (no outline along the frame: a margin of
+// a document filling the frame, a corner of one out of the picture) is
+// too little to name and is not returned, so the page stays one item;
+// a card lying whole against the frame (outlined there too) and a large
+// piece of a close-up are documents.
+func TestSegmentFrameCut(t *testing.T) {
+	const size = 256
+	card := geom.Quad{{X: 0, Y: 100}, {X: 24, Y: 100}, {X: 0, Y: 160}, {X: 24, Y: 160}}
+	closeUp := geom.Quad{{X: 0, Y: 40}, {X: 120, Y: 40}, {X: 0, Y: 200}, {X: 120, Y: 200}}
+	cases := []struct {
+		name       string
+		doc        geom.Quad
+		frameEdged bool // the network outlines the side along the frame
+		want       int
+	}{
+		{"small piece cut off by the frame", card, false, 0},
+		{"small card lying whole against the frame", card, true, 1},
+		{"large piece of a close-up cut by the frame", closeUp, false, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in, bd := drawMaps(size, []geom.Quad{tc.doc})
+			if !tc.frameEdged {
+				for y := range size {
+					bd[y*size], bd[y*size+1] = 0, 0
+				}
+			}
+			got := segment(in, bd, size, size, size, NeuralOptions{}.withDefaults())
+			if len(got) != tc.want {
+				t.Fatalf("found %d documents, want %d: %v", len(got), tc.want, got)
+			}
+		})
+	}
+}
