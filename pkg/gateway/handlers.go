@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -208,7 +209,9 @@ type pendingBody struct {
 }
 
 func (s *Server) handleResult(c *gin.Context) {
-	id := c.Param("task_id")
+	// Ids are answered in lower case; a client that upper-cases them
+	// means the same task.
+	id := strings.ToLower(c.Param("task_id"))
 	if len(id) != 32 || !isHex(id) {
 		s.fail(c, apierr.New(apierr.TaskNotFound, ""))
 		return

@@ -34,8 +34,9 @@ func OpenAPI() obj {
 				"description": "License key (also accepted in the Token header)."}}, ps...)
 		}
 		return obj{"post": obj{"summary": summary, "description": desc, "parameters": ps, "requestBody": multipart,
-			"responses": merge(obj{"200": obj{"description": "Processed (or, with async=true, accepted: fetch /result/{task_id}).",
-				"content": obj{"application/json": obj{"schema": obj{"$ref": "#/components/schemas/" + schema}}}}}, errRefs)}}
+			"responses": merge(obj{"200": obj{"description": "Processed: the method's body. With async=true, accepted: the AsyncAccepted body at once; fetch the method's body from /result/{task_id}.",
+				"content": obj{"application/json": obj{"schema": obj{"oneOf": []obj{
+					{"$ref": "#/components/schemas/" + schema}, {"$ref": "#/components/schemas/AsyncAccepted"}}}}}}}, errRefs)}}
 	}
 	classifyDesc := "Finds every document in the file, cuts it out, names its type and turns it upright. " +
 		"rotation = k + 4m: mirror left-right when m = 1, then turn k times 90 degrees clockwise to make the upright crop. " +
@@ -51,6 +52,9 @@ func OpenAPI() obj {
 		"(source \"directory\"). normalization_fias=true sends a registration's address to the address service the installation " +
 		"configures (ADDRESS_SERVICE_URL; source \"address_service\"); where none is configured (the on-premises default) it is " +
 		"accepted and ignored, and a failing service leaves the address as read."
+	health := obj{"summary": "Health (HEAD answers the same status without a body)", "responses": obj{
+		"200": obj{"description": "Every dependency classification needs answers: {success: true, version, checks}. checks also report the OCR and forgery-check workers (ocr, fraud), which do not fail the check: their routes answer 503 while they are not running."},
+		"503": obj{"description": "A dependency (NATS, store, license, a stage or its model) is down; checks name it."}}}
 	stageDesc := func(what string) string {
 		return what + " Served by its own stage worker; while that worker is not deployed the answer is 503 naming it."
 	}
@@ -69,16 +73,14 @@ func OpenAPI() obj {
 			"/result/{task_id}": obj{"get": obj{"summary": "Result of an async task",
 				"description": "Poll every 1-2 seconds. Answers the method's body when done, 202 while queued or running, the task's own error when it failed. A task is readable by the token that created it (on-premises tasks: without a token). The task_id of a request answered synchronously answers 404 (errno 8) saying so until the result TTL has passed: its result was in that reply and is not kept.",
 				"parameters": []obj{
-					{"name": "task_id", "in": "path", "required": true, "schema": obj{"type": "string", "pattern": "^[0-9a-f]{32}$"}},
+					{"name": "task_id", "in": "path", "required": true, "schema": obj{"type": "string", "pattern": "^[0-9a-fA-F]{32}$"}, "description": "As the method answered it (lower case; upper case is read the same)."},
 					{"name": "token", "in": "query", "schema": obj{"type": "string"}, "description": "The token the task was created with."}},
 				"responses": merge(obj{
 					"200": obj{"description": "Done: the method's response body."},
 					"202": obj{"description": "Not done yet", "content": obj{"application/json": obj{"schema": obj{"$ref": "#/components/schemas/Pending"}}}},
 				}, errRefs)}},
-			"/healthcheck": obj{"get": obj{"summary": "Health", "responses": obj{
-				"200": obj{"description": "Every dependency classification needs answers: {success: true, version, checks}. checks also report the OCR and forgery-check workers (ocr, fraud), which do not fail the check: their routes answer 503 while they are not running."},
-				"503": obj{"description": "A dependency (NATS, store, license, a stage or its model) is down; checks name it."}}}},
-			"/metrics": obj{"get": obj{"summary": "Prometheus metrics", "responses": obj{"200": obj{"description": "Text exposition format."}}}},
+			"/healthcheck": obj{"get": health, "head": health},
+			"/metrics":     obj{"get": obj{"summary": "Prometheus metrics", "responses": obj{"200": obj{"description": "Text exposition format."}}}},
 		},
 		"components": obj{"schemas": schemas()},
 	}
@@ -172,6 +174,15 @@ func schemas() obj {
 			"task_id": obj{"type": "string"}, "status": obj{"type": "string", "enum": []string{"queued", "running"}},
 			"progress": obj{"type": "object", "description": "pages done of the file's pages while the task runs (classify: its documents classified and oriented, pages_total known once the first page is cut; fulltext: read; recognize and fraud: their documents done); both 0 until the first page is counted",
 				"properties": obj{"pages_done": obj{"type": "integer"}, "pages_total": obj{"type": "integer"}}}}}}},
+		"AsyncAccepted": obj{"type": "object", "required": []string{"task_id", "items", "pages_count", "page_count", "docs_count"},
+			"description": "The answer to any method with async=true, at once: the classify body of a task not yet run (no items, counts 0).",
+			"properties": obj{
+				"task_id":     obj{"type": "string", "pattern": "^[0-9a-f]{32}$"},
+				"items":       obj{"type": "array", "maxItems": 0, "items": obj{}},
+				"task_tags":   obj{"type": "array", "items": obj{"type": "string"}},
+				"pages_count": obj{"type": "integer"}, "page_count": obj{"type": "integer"}, "docs_count": obj{"type": "integer"},
+				"code": obj{"type": "integer"}, "message": obj{"type": "string"}, "errno": obj{"type": "integer"},
+				"traceback": obj{"type": "string", "nullable": true}, "detail": obj{"type": "array", "items": obj{}}}},
 		"FraudResponse":     fraudSchema(),
 		"RecognizeResponse": recognizeSchema(),
 		"FulltextResponse":  fulltextSchema(),

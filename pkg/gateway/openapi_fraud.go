@@ -10,8 +10,8 @@ const fraudDesc = "Classification (as classify, same parameters), then a forgery
 	"carrying a JPEG block grid other than the page's), mrz_mismatch (a Russian internal passport's visual number or " +
 	"date disagrees with its machine-readable zone whose check digits hold). Each sign's confidence is a calibrated probability " +
 	"that it marks a real tampering (fitted on the synthetic tampering set); the score combines the most confident sign " +
-	"of each type as 1 - prod(1 - confidence); the verdict is suspicious from a score of 0.5. fake and fake_reasons " +
-	"(check_fake's result) are always present."
+	"of each type as 1 - prod(1 - confidence); the verdict is suspicious from a score of 0.5. fake (check_fake's result) is always present, " +
+	"fake_reasons whenever a trace was found."
 
 // fraudSchema describes the body of /pipelines/run/fraud: the classify
 // body whose items carry a fraud object.

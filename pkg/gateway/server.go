@@ -113,6 +113,9 @@ func (s *Server) routes() *gin.Engine {
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
+	// A path with a trailing slash is an unknown path answered with the
+	// JSON envelope, not a redirect without a body.
+	r.RedirectTrailingSlash = false
 	r.Use(s.recoverer(), s.observe())
 	r.NoRoute(func(c *gin.Context) { s.fail(c, apierr.New(apierr.PathNotFound, "")) })
 	r.NoMethod(func(c *gin.Context) { s.fail(c, apierr.New(apierr.MethodNotAllowed, "")) })
@@ -128,8 +131,11 @@ func (s *Server) routes() *gin.Engine {
 	hosted.POST("/recognize", s.handleRecognize(true))
 	r.GET("/result/:task_id", s.handleResult)
 
-	r.GET("/healthcheck", s.handleHealth)
-	r.GET("/openapi.json", s.handleOpenAPI)
+	// Load balancers probe with HEAD as often as with GET.
+	for _, m := range []string{http.MethodGet, http.MethodHead} {
+		r.Handle(m, "/healthcheck", s.handleHealth)
+		r.Handle(m, "/openapi.json", s.handleOpenAPI)
+	}
 	r.GET("/docs", s.handleDocs)
 	r.GET("/docs/:asset", s.handleDocsAsset)
 	r.GET("/metrics", gin.WrapH(s.metrics.handler()))

@@ -42,6 +42,12 @@ func TestErrorTable(t *testing.T) {
 		{"malformed task id", func() (int, map[string]any) { return in.get(t, "/result/nope") }, 404, 8, ""},
 		{"unknown path", func() (int, map[string]any) { return in.get(t, "/pipelines/run/teleport") }, 404, 6, ""},
 		{"wrong method", func() (int, map[string]any) { return in.get(t, "/pipelines/run/classify") }, 405, 7, ""},
+		// A trailing slash is no redirect (an empty, non-JSON answer
+		// that clients follow or not as they please) but an unknown path.
+		{"method path with a trailing slash", func() (int, map[string]any) {
+			return in.post(t, "/pipelines/run/classify/", "image", scanJPEG(t, 400, 300))
+		}, 404, 6, ""},
+		{"health path with a trailing slash", func() (int, map[string]any) { return in.get(t, "/healthcheck/") }, 404, 6, ""},
 		{"file over 30 MB", func() (int, map[string]any) { return in.post(t, "/pipelines/run/classify", "image", big) }, 413, 10, ""},
 		{"file under 1 KB", func() (int, map[string]any) { return in.post(t, "/pipelines/run/classify", "image", []byte("tiny")) }, 415, 11, ""},
 		{"no image field", func() (int, map[string]any) { return in.post(t, "/pipelines/run/classify", "", nil) }, 422, 12, "image"},
@@ -135,6 +141,15 @@ func TestHealthDocsAndMetrics(t *testing.T) {
 		}
 		return nil
 	})
+	// Load balancers probe with HEAD too.
+	head, err := http.Head(in.base + "/healthcheck")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head.Body.Close()
+	if head.StatusCode != http.StatusOK {
+		t.Errorf("HEAD /healthcheck: %d", head.StatusCode)
+	}
 	status, body := in.get(t, "/openapi.json")
 	paths, _ := body["paths"].(map[string]any)
 	for _, p := range []string{"/pipelines/run/classify", "/pipelines/run/fraud", "/pipelines/run/fulltext", "/pipelines/run/recognize", "/classify", "/recognize", "/result/{task_id}", "/healthcheck"} {

@@ -296,6 +296,10 @@ func TestAsyncClassifyGoes202Then200(t *testing.T) {
 	if final["task_id"] != id || len(final["items"].([]any)) == 0 {
 		t.Errorf("final body %v", final)
 	}
+	// The id upper-cased names the same task.
+	if s, b := in.get(t, "/result/"+strings.ToUpper(id)); s != http.StatusOK || b["task_id"] != id {
+		t.Errorf("upper-case id: %d %v", s, b)
+	}
 	// A hosted token cannot read an on-premises task.
 	if s, b := in.get(t, "/result/"+id+"?token=someone-else"); s != http.StatusForbidden || b["errno"] != 5.0 {
 		t.Errorf("other token: %d %v", s, b)
