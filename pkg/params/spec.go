@@ -31,7 +31,7 @@ func ClassifySpec() []Param {
 		{Name: "gauss", Type: "number", Deprecated: true, Description: "Obsolete, accepted and ignored."},
 		{Name: "pdf_raw_images", Type: "boolean", Default: true, Description: "true: a scanned PDF page's embedded image is used as it is, rasterising left to auto_pdf_raw_images; false: every page is rasterised at dpi."},
 		{Name: "auto_pdf_raw_images", Type: "boolean", Default: true, Description: "true: pages with a text layer are rasterised even when pdf_raw_images is true; false: embedded images are always used."},
-		{Name: "dpi", Type: "integer", Default: 300, Minimum: f(1), Maximum: f(1200), Description: "Pixels per inch when rasterising a PDF or DJVU page."},
+		{Name: "dpi", Type: "integer", Default: 300, Minimum: f(1), Maximum: f(1200), Description: "Pixels per inch when rasterising a PDF or DJVU page. A DJVU page is never rendered above its own scan resolution (a 300 dpi scan asked for at 600 is rendered at 300: upsampling adds no detail); its coords are in the grid it was rendered at."},
 		{Name: "quality", Type: "integer", Default: 75, Minimum: f(0), Maximum: f(100), Description: "JPEG quality of rasterised PDF pages."},
 		{Name: "with_hitl", Type: "boolean", Default: false, Description: "Manual classification by people; not available on-premises, accepted and ignored."},
 		{Name: "mode", Type: "string", Enum: []string{"default", "classify_crop", "classify_only"}, Description: "classify_crop or classify_only: no cutting, each page is classified whole."},
