@@ -2,7 +2,6 @@ package decode
 
 import (
 	"bytes"
-	"context"
 	"image"
 	"image/color"
 	"image/draw"
@@ -39,13 +38,7 @@ func transparentPage() *image.NRGBA {
 // black the models would read as a blank page.
 func TestTransparentPaperIsWhite(t *testing.T) {
 	page := transparentPage()
-	encode := func(f func(*bytes.Buffer) error) []byte {
-		var buf bytes.Buffer
-		if err := f(&buf); err != nil {
-			t.Fatal(err)
-		}
-		return buf.Bytes()
-	}
+	encode := func(f func(*bytes.Buffer) error) []byte { return encoded(t, f) }
 	// redrawn is the page drawn into dst, which keeps it in its own form.
 	redrawn := func(dst draw.Image) draw.Image {
 		for y := 0; y < 48; y++ {
@@ -105,18 +98,9 @@ func TestTransparentPaperIsWhite(t *testing.T) {
 		{"png grey+alpha", written("grey.png"), [3]int{155, 155, 155}},
 		{"heic with alpha", written("page.heic"), halfRed},
 	}
-	ctx := context.Background()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			doc, err := Open(ctx, tc.data, Options{})
-			if err != nil {
-				t.Fatalf("open: %v", err)
-			}
-			defer doc.Close()
-			img, err := doc.Page(ctx, 0)
-			if err != nil {
-				t.Fatalf("page: %v", err)
-			}
+			img := firstPage(t, tc.data)
 			at := func(x, y int) [4]int {
 				r, g, b, a := img.At(x, y).RGBA()
 				return [4]int{int(r >> 8), int(g >> 8), int(b >> 8), int(a >> 8)}

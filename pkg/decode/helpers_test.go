@@ -1,6 +1,9 @@
 package decode
 
 import (
+	"bytes"
+	"context"
+	"image"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -28,4 +31,30 @@ func expectedPages(t *testing.T, path, ext string) int {
 	}
 	t.Fatalf("no page count for %s: %v", path, err)
 	return 0
+}
+
+// encoded is what f writes, an encoder of a test image.
+func encoded(t *testing.T, f func(*bytes.Buffer) error) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := f(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// firstPage is the first page of the file data, as the cropper gets it.
+func firstPage(t *testing.T, data []byte) image.Image {
+	t.Helper()
+	ctx := context.Background()
+	doc, err := Open(ctx, data, Options{})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	defer doc.Close()
+	img, err := doc.Page(ctx, 0)
+	if err != nil {
+		t.Fatalf("page: %v", err)
+	}
+	return img
 }

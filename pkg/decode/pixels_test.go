@@ -2,7 +2,6 @@ package decode
 
 import (
 	"bytes"
-	"context"
 	"image"
 	"image/color"
 	"image/draw"
@@ -37,13 +36,7 @@ func TestPagesComeAsEightBit(t *testing.T) {
 		draw.Draw(dst, dst.Bounds(), src, image.Point{}, draw.Src)
 		return dst
 	}
-	encode := func(f func(*bytes.Buffer) error) []byte {
-		var buf bytes.Buffer
-		if err := f(&buf); err != nil {
-			t.Fatal(err)
-		}
-		return buf.Bytes()
-	}
+	encode := func(f func(*bytes.Buffer) error) []byte { return encoded(t, f) }
 	// Palettes that hold every colour of the page exactly.
 	var greys, colours color.Palette
 	seen := map[color.Color]bool{}
@@ -92,18 +85,9 @@ func TestPagesComeAsEightBit(t *testing.T) {
 		// ImageMagick's CMYK conversion rounds each ink to 8 bits.
 		{"tiff cmyk", cmyk, colour, 3},
 	}
-	ctx := context.Background()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			doc, err := Open(ctx, tc.data, Options{})
-			if err != nil {
-				t.Fatalf("open: %v", err)
-			}
-			defer doc.Close()
-			img, err := doc.Page(ctx, 0)
-			if err != nil {
-				t.Fatalf("page: %v", err)
-			}
+			img := firstPage(t, tc.data)
 			switch tc.want.(type) {
 			case *image.Gray:
 				if _, ok := img.(*image.Gray); !ok {
