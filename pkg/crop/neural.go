@@ -30,9 +30,10 @@ type NeuralOptions struct {
 	// (default 0.006).
 	MinArea float64
 	// EdgeMinArea is the smallest area, as a fraction of the page, of a
-	// document that runs to the frame (default 0.03): a smaller piece at
-	// the frame is a corner of something the photograph cuts off, or a
-	// margin of a document filling the frame, too little of it to name.
+	// document the frame cuts off (default 0.03; negative: any): a smaller
+	// piece at the frame is a corner of something the photograph cuts
+	// off, or a margin of a document filling the frame, too little of it
+	// to name (cutByFrame).
 	EdgeMinArea float64
 	// MaxArea is the largest document area as a fraction of the page; a
 	// quad covering more is the page itself (default 0.97).

@@ -24,23 +24,23 @@ func eightBit(img image.Image) image.Image {
 		}
 	case *image.Gray16:
 		out := image.NewGray(im.Rect)
-		narrow(out.Pix, out.Stride, im.Pix, im.Stride, im.Rect.Dx(), im.Rect.Dy(), 1)
+		narrow(out.Pix, out.Stride, im.Pix[im.PixOffset(im.Rect.Min.X, im.Rect.Min.Y):], im.Stride, im.Rect.Dx(), im.Rect.Dy(), 1)
 		return out
 	case *image.RGBA64:
 		out := image.NewRGBA(im.Rect)
-		narrow(out.Pix, out.Stride, im.Pix, im.Stride, im.Rect.Dx(), im.Rect.Dy(), 4)
+		narrow(out.Pix, out.Stride, im.Pix[im.PixOffset(im.Rect.Min.X, im.Rect.Min.Y):], im.Stride, im.Rect.Dx(), im.Rect.Dy(), 4)
 		return out
 	case *image.NRGBA64:
 		// Opaque after flatten, so straight and premultiplied agree.
 		out := image.NewRGBA(im.Rect)
-		narrow(out.Pix, out.Stride, im.Pix, im.Stride, im.Rect.Dx(), im.Rect.Dy(), 4)
+		narrow(out.Pix, out.Stride, im.Pix[im.PixOffset(im.Rect.Min.X, im.Rect.Min.Y):], im.Stride, im.Rect.Dx(), im.Rect.Dy(), 4)
 		return out
 	}
 	return convert(image.NewRGBA(img.Bounds()), img)
 }
 
-// narrow rounds w x h pixels of ch 16-bit big-endian samples each to 8
-// bits. The standard library's colour models truncate instead, which
+// narrow rounds w x h pixels of ch 16-bit big-endian samples each (src
+// from the first pixel on) to 8 bits. The standard library's colour models truncate instead, which
 // darkens a 16-bit scan by half a level on average against the same scan
 // written at 8 bits.
 func narrow(dst []byte, dstStride int, src []byte, srcStride, w, h, ch int) {
