@@ -24,7 +24,7 @@ func OpenAPI() obj {
 		"content": obj{"multipart/form-data": obj{"schema": obj{
 			"type": "object", "required": []string{"image"},
 			"properties": obj{"image": obj{"type": "string", "format": "binary",
-				"description": "The file: JPEG, PNG, BMP, GIF, HEIC, HEIF (one page), TIFF, PDF or DJVU (one page or many); 1 KB to 30 MB."}},
+				"description": "The file, one per request (a second image part answers 422): JPEG, PNG, BMP, GIF, HEIC, HEIF (one page), TIFF, PDF or DJVU (one page or many); 1 KB to 30 MB."}},
 		}}}}
 	errRefs := errorResponses()
 	op := func(summary, desc, schema string, spec []params.Param, withToken bool) obj {

@@ -24,7 +24,8 @@ type upload struct {
 	format decode.Format
 }
 
-// readUpload reads the body field image of a multipart request, enforcing
+// readUpload reads the body field image (one file; a second image part is
+// refused) of a multipart request, enforcing
 // the size limits while streaming (a 2 GB body is refused after
 // MAX_FILE_BYTES, never buffered) and sniffing the format from the bytes.
 // A form field named like one of the method's query parameters (fields)
@@ -61,9 +62,14 @@ func (s *Server) readUpload(c *gin.Context, fields map[string]bool) (*upload, er
 		if name := part.FormName(); fields[name] {
 			return nil, fieldNotQuery(name)
 		}
-		if part.FormName() != "image" || up != nil {
+		if part.FormName() != "image" {
 			_, _ = io.Copy(io.Discard, part)
 			continue
+		}
+		if up != nil {
+			// A second file would be dropped without a word: its
+			// documents would be missing from an answer that looks whole.
+			return nil, secondImage()
 		}
 		data, err := io.ReadAll(io.LimitReader(part, s.cfg.MaxFileBytes+1))
 		if err != nil {
@@ -97,6 +103,14 @@ func fieldNotQuery(name string) error {
 		Detail: []apierr.Detail{{Loc: []string{"body", name},
 			Msg:  fmt.Sprintf("%s is a query parameter: send it in the URL (?%s=...), not as a form field", name, name),
 			Type: "value_error.location"}}}
+}
+
+// secondImage refuses a request carrying more than one image part.
+func secondImage() error {
+	return &apierr.Error{Code: apierr.InvalidParameter, Message: "Invalid request parameter: image",
+		Detail: []apierr.Detail{{Loc: []string{"body", "image"},
+			Msg:  "one file per request: send each file in a request of its own (a multi-page PDF, DJVU or TIFF is one file)",
+			Type: "value_error.count"}}}
 }
 
 func missingImage() error {

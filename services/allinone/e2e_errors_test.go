@@ -64,6 +64,9 @@ func TestErrorTable(t *testing.T) {
 		{"parameter sent as a form field after the image", func() (int, map[string]any) {
 			return in.postForm(t, "/pipelines/run/recognize", []formPart{{"image", "scan.jpg", scanJPEG(t, 400, 300)}, {"doc_type", "", []byte("passport_main")}})
 		}, 422, 16, "doc_type"},
+		{"two files in one request", func() (int, map[string]any) {
+			return in.postForm(t, "/pipelines/run/classify", []formPart{{"image", "a.jpg", scanJPEG(t, 400, 300)}, {"image", "b.jpg", scanJPEG(t, 500, 300)}})
+		}, 422, 16, "image"},
 		{"unknown doc_type", func() (int, map[string]any) {
 			return in.post(t, "/pipelines/run/classify?doc_type=passport_main,unicorn", "image", scanJPEG(t, 400, 300))
 		}, 422, 16, "doc_type"},
