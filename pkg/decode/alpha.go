@@ -15,14 +15,14 @@ import (
 func flatten(img image.Image) image.Image {
 	switch im := img.(type) {
 	case *image.NRGBA:
-		flatten8(im.Pix, im.Stride, im.Rect.Dx(), im.Rect.Dy(), false)
+		flatten8(im.Pix[im.PixOffset(im.Rect.Min.X, im.Rect.Min.Y):], im.Stride, im.Rect.Dx(), im.Rect.Dy(), false)
 		return &image.RGBA{Pix: im.Pix, Stride: im.Stride, Rect: im.Rect}
 	case *image.RGBA:
-		flatten8(im.Pix, im.Stride, im.Rect.Dx(), im.Rect.Dy(), true)
+		flatten8(im.Pix[im.PixOffset(im.Rect.Min.X, im.Rect.Min.Y):], im.Stride, im.Rect.Dx(), im.Rect.Dy(), true)
 	case *image.NRGBA64:
-		flatten64(im.Pix, im.Stride, im.Rect.Dx(), im.Rect.Dy(), false)
+		flatten64(im.Pix[im.PixOffset(im.Rect.Min.X, im.Rect.Min.Y):], im.Stride, im.Rect.Dx(), im.Rect.Dy(), false)
 	case *image.RGBA64:
-		flatten64(im.Pix, im.Stride, im.Rect.Dx(), im.Rect.Dy(), true)
+		flatten64(im.Pix[im.PixOffset(im.Rect.Min.X, im.Rect.Min.Y):], im.Stride, im.Rect.Dx(), im.Rect.Dy(), true)
 	case *image.Paletted:
 		for i, c := range im.Palette {
 			n := color.NRGBAModel.Convert(c).(color.NRGBA)
@@ -41,8 +41,8 @@ func onWhite(v, a uint8) uint8 {
 	return uint8((uint32(v)*uint32(a) + 255*uint32(255-a) + 127) / 255)
 }
 
-// flatten8 lays 8-bit pixels (premultiplied or straight) on white in
-// place: straight colour is mixed with white by its alpha, premultiplied
+// flatten8 lays w x h 8-bit pixels (pix from the first one; premultiplied
+// or straight) on white in place: straight colour is mixed with white by its alpha, premultiplied
 // colour has the paper added by 255 - a.
 func flatten8(pix []byte, stride, w, h int, premultiplied bool) {
 	for y := 0; y < h; y++ {
@@ -64,8 +64,8 @@ func flatten8(pix []byte, stride, w, h int, premultiplied bool) {
 	}
 }
 
-// flatten64 lays 16-bit big-endian pixels (premultiplied or straight) on
-// white in place.
+// flatten64 lays w x h 16-bit big-endian pixels (pix from the first one;
+// premultiplied or straight) on white in place.
 func flatten64(pix []byte, stride, w, h int, premultiplied bool) {
 	get := func(b []byte) uint32 { return uint32(b[0])<<8 | uint32(b[1]) }
 	put := func(b []byte, v uint32) { b[0], b[1] = uint8(v>>8), uint8(v) }

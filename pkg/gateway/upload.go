@@ -24,10 +24,10 @@ type upload struct {
 	format decode.Format
 }
 
-// readUpload reads the body field image (one file; a second image part is
-// refused) of a multipart request, enforcing
-// the size limits while streaming (a 2 GB body is refused after
-// MAX_FILE_BYTES, never buffered) and sniffing the format from the bytes.
+// readUpload reads the body field image of a multipart request (one file;
+// a second image part is refused), enforcing the size limits while
+// streaming (a 2 GB body is refused after MAX_FILE_BYTES, never buffered)
+// and sniffing the format from the bytes.
 // A form field named like one of the method's query parameters (fields)
 // is refused with a 422 that says where it belongs: taken silently, a
 // client's async=true sent as a field would get a sync answer.
