@@ -101,7 +101,7 @@ COPY --from=build /out/runtime-packages.txt /tmp/runtime-packages.txt
 RUN apt-get update \
  && xargs -a /tmp/runtime-packages.txt apt-get install -y --no-install-recommends \
       ca-certificates curl tzdata poppler-utils djvulibre-bin \
-      tesseract-ocr-eng tesseract-ocr-rus tesseract-ocr-osd opencv-data \
+      tesseract-ocr-eng tesseract-ocr-rus tesseract-ocr-osd tesseract-ocr-jpn opencv-data \
  && rm -rf /var/lib/apt/lists/* /tmp/runtime-packages.txt \
  && useradd --system --uid 10001 --user-group --home-dir /opt/docsuite --shell /usr/sbin/nologin docsuite \
  && mkdir -p /opt/docsuite/data && chown docsuite:docsuite /opt/docsuite/data

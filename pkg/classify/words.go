@@ -73,6 +73,7 @@ type TypeWords struct {
 	named  map[string]float64            // type -> mean weight of its name values (see nameLike)
 	edge   map[string]bool               // the types printing the edge number
 	dict   *dictionary                   // Tesseract's Russian and English words
+	ideo   []string                      // the words in ideographs and kana (IdeographicWords)
 }
 
 // lexicon is a set of known words with their weights, indexed for
@@ -147,6 +148,7 @@ func newTypeWords(f typeWordsFile) *TypeWords {
 	}
 	tw.words = newLexicon(families, f.Other)
 	tw.values = newLexicon(valued, f.OtherValues)
+	tw.ideo = ideoWords(tw.words, tw.values)
 	for t := range f.Types {
 		m := map[string]float64{}
 		sum := 0.0
@@ -214,7 +216,8 @@ type WordScore struct {
 	// (nameLike) counts for the types whose values hold names, as much as
 	// the mean of their name values.
 	Values map[string]float64
-	// Read counts the legible words read (minWordLen letters or more):
+	// Read counts the legible words read (minWordLen letters or more,
+	// minIdeoLen in ideographs and kana):
 	// a template's word, a field's value, a holder's first name or
 	// patronymic (see nameLike), or a word the dictionary holds
 	// (minDictLen letters or more). Unknown counts those of them that no
@@ -239,7 +242,7 @@ func (tw *TypeWords) Score(read []string) WordScore {
 	seen := map[string]bool{}
 	for _, r := range read {
 		w := Fold(r)
-		if len([]rune(w)) < minWordLen {
+		if !countsAsWord(w) {
 			continue
 		}
 		into, table := s.Matched, tw.types
@@ -299,7 +302,7 @@ func (tw *TypeWords) PrintsEdgeNumber(t string) bool { return tw.edge[t] }
 // some template prints.
 func (tw *TypeWords) Known(read string) bool {
 	w := Fold(read)
-	return len([]rune(w)) >= minWordLen && tw.words.match(w) != ""
+	return countsAsWord(w) && tw.words.match(w) != ""
 }
 
 // Familiar reports whether a read word is (within Score's tolerance) a
@@ -309,7 +312,7 @@ func (tw *TypeWords) Known(read string) bool {
 // is none of these.
 func (tw *TypeWords) Familiar(read string) bool {
 	w := Fold(read)
-	return len([]rune(w)) >= minWordLen && (nameLike(w) || tw.words.match(w) != "" || tw.values.match(w) != "")
+	return countsAsWord(w) && (nameLike(w) || tw.words.match(w) != "" || tw.values.match(w) != "")
 }
 
 // match returns the known word w is read as, or "".
@@ -394,7 +397,7 @@ var specimenWords = map[string]bool{}
 
 func init() {
 	for _, w := range []string{"образец", "specimen", "sample", "зразок", "узор", "үлгі", "үлгү", "namuna",
-		"намуна", "nümunə", "örnektir", "numune"} {
+		"намуна", "nümunə", "örnektir", "numune", "見本"} {
 		specimenWords[Fold(w)] = true
 	}
 }

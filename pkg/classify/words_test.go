@@ -31,7 +31,7 @@ func templateWords(tpls ...*synth.Template) []string {
 			}
 			for _, text := range texts {
 				for _, w := range SplitWords(text) {
-					if f := Fold(w); len([]rune(f)) >= minWordLen {
+					if f := Fold(w); countsAsWord(f) {
 						set[f] = true
 					}
 				}
@@ -53,7 +53,7 @@ func valueWords(cat *synth.Catalogue) (map[string][]string, []string) {
 	add := func(set map[string]bool, tpl *synth.Template) {
 		for _, v := range tpl.PrintedValues(1, valueDraws) {
 			for _, w := range SplitWords(v) {
-				if f := Fold(w); len([]rune(f)) >= minWordLen {
+				if f := Fold(w); countsAsWord(f) {
 					set[f] = true
 				}
 			}
@@ -375,7 +375,7 @@ func TestScoreIgnoresFactorySpecimenMarks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, w := range synth.SpecimenWords() {
-		if len([]rune(Fold(w))) < minWordLen {
+		if !countsAsWord(Fold(w)) {
 			continue
 		}
 		if s := tw.Score([]string{w}); s.Read != 0 || s.Unknown != 0 {

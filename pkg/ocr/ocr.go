@@ -210,3 +210,18 @@ func pnm(img image.Image) []byte {
 	}
 	return buf.Bytes()
 }
+
+// HasLanguage reports whether Tesseract's data for lang (its code, "jpn")
+// is installed where the engines look for it.
+func HasLanguage(lang string) bool {
+	langs, err := gosseract.GetAvailableLanguages()
+	if err != nil {
+		return false
+	}
+	for _, l := range langs {
+		if l == lang {
+			return true
+		}
+	}
+	return false
+}

@@ -14,8 +14,10 @@ import (
 // TestWordsSettleRealDocuments classifies real photos and scans whose
 // picture alone names a wrong type and checks that the printed words read
 // on them name the right family: a SNILS card's and a vehicle registration
-// certificate's titles, and an English invoice, whose words no catalogue
-// type prints, is `other`.
+// certificate's titles, a Japanese licence's captions read with the
+// Japanese model (withIdeographic), and an English invoice, whose words no
+// catalogue type prints, is `other`, as is a Japanese My Number card,
+// which prints some of the licence's captions (住所, 番号) but not its own.
 func TestWordsSettleRealDocuments(t *testing.T) {
 	skipWithoutRealdata(t)
 	m := testModels(true)
@@ -23,11 +25,16 @@ func TestWordsSettleRealDocuments(t *testing.T) {
 	if zr.tess == nil {
 		t.Fatal("Tesseract did not load: the printed words are not read")
 	}
+	if zr.jpn == nil {
+		t.Fatal("Tesseract's Japanese model did not load (make deps installs tesseract-ocr-jpn)")
+	}
 	cl := openTestClassifier(t, m)
 	for _, c := range []struct{ file, family string }{
 		{"uN1ck-DataModel/DataModel__Docs Examples__snils1.jpg", "snils"},
 		{"uN1ck-DataModel/DataModel__Docs Examples__9022972.jpg", "vehicle_registration_certificate"},
+		{"document-scanner-jp/img__driverslicense_no_bg.png", "driver_license_japan"},
 		{"mindee-client-lib-test-data/v1__products__invoices__default_sample.jpg", doctypes.Other},
+		{"document-scanner-jp/img__mynumber_no_bg.png", doctypes.Other},
 	} {
 		t.Run(filepath.Base(c.file), func(t *testing.T) {
 			img := realPage(t, c.file)
@@ -121,7 +128,7 @@ func TestPrintedWordsOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if zr.tess != nil || ev.WordsRead {
-		t.Fatalf("PRINTED_WORDS=false still reads words (engine %v, read %v)", zr.tess != nil, ev.WordsRead)
+	if zr.tess != nil || zr.jpn != nil || ev.WordsRead {
+		t.Fatalf("PRINTED_WORDS=false still reads words (engines %v %v, read %v)", zr.tess != nil, zr.jpn != nil, ev.WordsRead)
 	}
 }

@@ -32,6 +32,10 @@ type zoneReader struct {
 	// some template prints (the orientation check of uprightWords).
 	tess  *ocr.Engine
 	words *classify.TypeWords
+	// jpn reads the lines of a crop whose words are illegible with
+	// Tesseract's Japanese model (withIdeographic); nil when that
+	// model is not installed.
+	jpn *ocr.Engine
 	// spareSettled skips the printed words and the edge number when the
 	// zone settles the type (classify.ZoneSettles): set for the
 	// classifier worker, whose answer they could not change; tools that
@@ -96,6 +100,11 @@ func openZoneReader(m config.Models, log *slog.Logger, logitsOnly bool, words *c
 	} else if z.tess, err = ocr.New(max(m.Threads, 1)); err != nil {
 		log.Warn("printed-word evidence off: Tesseract did not load", "err", err)
 		z.tess = nil
+	} else if !z.words.HasIdeographic() || !ocr.HasLanguage(japaneseLang) {
+		log.Info("Japanese words off: Tesseract's Japanese model is not installed (tesseract-ocr-jpn)")
+	} else if z.jpn, err = ocr.New(max(m.Threads, 1), japaneseLang); err != nil {
+		log.Warn("Japanese words off", "err", err)
+		z.jpn = nil
 	}
 	if z.or, err = orient.Open(orient.Options{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: log,
 		Text: z.eng, LogitsOnly: logitsOnly}); err != nil {
@@ -116,6 +125,9 @@ func (z *zoneReader) Close() error {
 	}
 	if z.tess != nil {
 		z.tess.Close()
+	}
+	if z.jpn != nil {
+		z.jpn.Close()
 	}
 	return errors.Join(append(errs, z.rt.Close())...)
 }
@@ -209,6 +221,9 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 		settled := ev.Zone != nil && ev.Zone.Valid || orient.Decisive(logits)
 		words, r, err := z.uprightWords(ctx, views, rot, settled)
 		if err != nil {
+			return ev, 0, 0, err
+		}
+		if words, err = z.withIdeographic(ctx, views, r, len(boxes), words); err != nil {
 			return ev, 0, 0, err
 		}
 		ev.Words, ev.WordConfidence, ev.WordsRead = words.words, words.conf, true

@@ -1,0 +1,62 @@
+package roles
+
+import (
+	"context"
+	"strings"
+
+	"docsuite/pkg/geom"
+)
+
+// The Japanese reading. Tesseract's Russian and English models read
+// nothing legible on a Japanese document (one word of the real licence
+// specimen's 50 text lines), so the picture decided alone, and docnet does
+// not know real Japanese licences. When the words read at the chosen
+// orientation hold at most ideoMaxLegible legible words
+// (classify.WordScore.Read) on a crop of at least ideoMinLines text lines,
+// its ideoLines tallest lines are read again with Tesseract's Japanese
+// model, and the words in ideographs and kana some template prints or some field
+// holds found in them (classify.TypeWords.IdeographicWords: 住所, 交付,
+// 公安委員会) join the words read. A crop that reads legibly, as every
+// Russian document does, is not read twice.
+// The captions of a Japanese licence (住所, 交付, 免許の条件等) are
+// smaller than its values: on the real specimen they are the 14th to 21st
+// tallest lines wide enough to be read (wordLineAspect).
+const (
+	ideoMaxLegible = 1
+	ideoMinLines   = 8
+	ideoLines      = 24
+)
+
+// japaneseLang is Tesseract's code for its Japanese model
+// (tesseract-ocr-jpn).
+const japaneseLang = "jpn"
+
+// withIdeographic returns words with the known words in ideographs found
+// on the crop turned by rot added, when the crop's lines (of lines in
+// all) call for the Japanese reading; words as they are otherwise.
+func (z *zoneReader) withIdeographic(ctx context.Context, views *turnedViews, rot geom.Rotation, lines int, words readWordsOut) (readWordsOut, error) {
+	if z.jpn == nil || lines < ideoMinLines || z.words.Score(words.words).Read > ideoMaxLegible {
+		return words, nil
+	}
+	v, err := views.at(ctx, rot)
+	if err != nil {
+		return words, err
+	}
+	read, err := readWords(ctx, z.jpn, v.up, v.lines, ideoLines)
+	if err != nil {
+		return words, err
+	}
+	out := readWordsOut{words: append([]string(nil), words.words...), conf: append([]float64(nil), words.conf...)}
+	for _, l := range read {
+		found := z.words.IdeographicWords(strings.Join(l.words, ""))
+		mean := 0.0
+		for _, c := range l.conf {
+			mean += c / float64(len(l.conf))
+		}
+		for _, w := range found {
+			out.words = append(out.words, w)
+			out.conf = append(out.conf, mean)
+		}
+	}
+	return out, nil
+}
