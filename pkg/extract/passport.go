@@ -381,9 +381,14 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 	if verr != nil {
 		return nil, verr
 	}
-	// The main spread is pages 2 and 3 by definition of the type.
+	// The main spread is pages 2 and 3 by definition of the type. Its
+	// coords are where the page number is printed, or the whole crop
+	// when that place is cut off (a scan cropped to the pages' text).
 	if box, ok := x.passport.fields["page_number"]; ok {
 		r, _ := place.rect(box, 0, 0, b)
+		if r.Empty() {
+			r = b
+		}
 		out["page_number"] = Field{Text: "2-3", Confidence: 0.99, Coords: quad(r)}
 	}
 	return out, nil

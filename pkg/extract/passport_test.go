@@ -73,8 +73,9 @@ func TestPassportRealScan(t *testing.T) {
 		if g.Text != w {
 			t.Errorf("%s: got %q, want %q", f, g.Text, w)
 		}
-		if g.Confidence <= 0 || g.Confidence > 1 || !image.Pt(g.Coords[0][0], g.Coords[0][1]).In(b) {
-			t.Errorf("%s: confidence %v, coords %v", f, g.Confidence, g.Coords)
+		box := image.Rect(g.Coords[0][0], g.Coords[0][1], g.Coords[3][0], g.Coords[3][1])
+		if g.Confidence <= 0 || g.Confidence > 1 || box.Empty() || !box.In(b) {
+			t.Errorf("%s: confidence %v, coords %v: want a region of the crop", f, g.Confidence, g.Coords)
 		}
 	}
 	for _, f := range []string{"mrz_1", "mrz_2"} {
