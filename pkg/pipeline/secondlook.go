@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"docsuite/pkg/doctypes"
+	"docsuite/pkg/geom"
 	"docsuite/pkg/params"
 	"docsuite/pkg/stages"
 )
@@ -54,15 +55,75 @@ func junk(it Item) bool {
 	return false
 }
 
-// secondLook looks again at each of the junk pages (junkPages) as a whole
-// page, classified and oriented as one item, which replaces the pieces cut
-// from the page when it says they were parts of something (replaceJunk):
-// of a document, when the pieces were all not_document (the emblem of a
-// closed cover); of a photograph of a scene, when text-less others were
-// among them (a car's number plate). Otherwise the pieces stay: a
-// photograph lying alone on a table is rightly the photograph.
+// fragmentShare is the share of its page under which a cut piece answered
+// no catalogue type (other, not_document, empty) is a fragment: a page
+// whose every piece is one is looked at again whole (fragmentPages).
+const fragmentShare = 0.05
+
+// fragmentPages returns the indexes of the cut pages whose every cut
+// document is a fragment: under fragmentShare of the page and answered no
+// catalogue type. The neural cropper cuts such pieces out of a card that
+// fills its picture (a scan cut to the card, turned a quarter: two pieces
+// of 4 % and 1 %, not_document and a text-less other), where the whole page
+// is the document.
+func fragmentPages(pages []stages.CropReply, items []Item) []int {
+	var out []int
+	for pi, page := range pages {
+		if len(page.Docs) == 0 || page.Docs[0].WholePage || page.PageWidth <= 0 || page.PageHeight <= 0 {
+			continue
+		}
+		limit := fragmentShare * float64(page.PageWidth) * float64(page.PageHeight)
+		all, found := true, false
+		for _, it := range items {
+			if it.Document.Page != pi+1 {
+				continue
+			}
+			found = true
+			if !doctypes.IsSpecial(it.Document.Type) || quadArea(it.Document.Coords) >= limit {
+				all = false
+				break
+			}
+		}
+		if all && found {
+			out = append(out, pi)
+		}
+	}
+	return out
+}
+
+// quadArea is the area of a document's coords (four corners in the API's
+// order), 0 when they are not four.
+func quadArea(c [][2]int) float64 {
+	if len(c) != 4 {
+		return 0
+	}
+	var q geom.Quad
+	for i, p := range c {
+		q[i] = geom.Point{X: float64(p[0]), Y: float64(p[1])}
+	}
+	return q.Area()
+}
+
+// secondLook looks again at each of the junk pages (junkPages) and the
+// pages of fragments (fragmentPages) as a whole page, classified and
+// oriented as one item, which replaces the pieces cut from the page when it
+// says they were parts of something (replaceJunk): of a document, when the
+// pieces were all not_document (the emblem of a closed cover) or all
+// fragments; of a photograph of a scene, when text-less others were among
+// them (a car's number plate). Otherwise the pieces stay: a photograph
+// lying alone on a table is rightly the photograph.
 func (r *Runner) secondLook(ctx context.Context, in Input, p params.Classify, pages []stages.CropReply, items []Item) ([]Item, error) {
 	junk := junkPages(pages, items) // none with mode=classify_only: every page is whole
+	looks := map[int]look{}
+	for _, pi := range junk {
+		looks[pi+1] |= lookJunk
+	}
+	for _, pi := range fragmentPages(pages, items) {
+		if looks[pi+1] == 0 {
+			junk = append(junk, pi)
+		}
+		looks[pi+1] |= lookFragments
+	}
 	if len(junk) == 0 {
 		return items, nil
 	}
@@ -91,8 +152,16 @@ func (r *Runner) secondLook(ctx context.Context, in Input, p params.Classify, pa
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	return replaceJunk(items, again), nil
+	return replaceJunk(items, again, looks), nil
 }
+
+// look is why a page is looked at again whole (a set of reasons).
+type look uint8
+
+const (
+	lookJunk      look = 1 << iota // every piece junk (junkPages)
+	lookFragments                  // every piece a fragment (fragmentPages)
+)
 
 // replaceJunk puts each whole page of again in place of the items of its
 // page, and leaves the other pages' items as they are. A page whose items
@@ -101,8 +170,12 @@ func (r *Runner) secondLook(ctx context.Context, in Input, p params.Classify, pa
 // its items (see junk) takes it only when it is not_document: the page is
 // a photograph of a scene. (Answered a document whole, such a page keeps
 // its pieces: a small document, a passport's photo page of 255x365 pixels
-// on the factory's table, can show no text line either.)
-func replaceJunk(items, again []Item) []Item {
+// on the factory's table, can show no text line either.) A page of
+// fragments (fragmentPages) takes its whole page when that is a catalogue
+// type, and otherwise only by the junk pages' rules above when it is one:
+// a small document outside the catalogue keeps its piece. looks tells why
+// each page (numbered from 1) was looked at; nil counts every page junk.
+func replaceJunk(items, again []Item, looks map[int]look) []Item {
 	textless := map[int]bool{}
 	for _, it := range items {
 		if it.Document.Type == doctypes.Other {
@@ -114,7 +187,15 @@ func replaceJunk(items, again []Item) []Item {
 	for _, it := range again {
 		t := it.Document.Type
 		document := t != doctypes.NotDocument && t != doctypes.Empty
-		if (document && !textless[it.Document.Page]) || (t == doctypes.NotDocument && textless[it.Document.Page]) {
+		why, ok := looks[it.Document.Page]
+		if !ok {
+			why = lookJunk
+		}
+		take := why&lookJunk != 0 && ((document && !textless[it.Document.Page]) || (t == doctypes.NotDocument && textless[it.Document.Page]))
+		if why&lookFragments != 0 && !doctypes.IsSpecial(t) {
+			take = true
+		}
+		if take {
 			drop[it.Document.Page] = true
 			wholes = append(wholes, it)
 		}

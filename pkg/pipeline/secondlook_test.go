@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"docsuite/pkg/stages"
@@ -48,6 +49,43 @@ func TestJunkPages(t *testing.T) {
 	}
 }
 
+// TestFragmentPages checks which pages are looked at again for being cut
+// into fragments: every piece under 5 % of the page and answered no
+// catalogue type (the pieces cropnet cut from a licence filling its
+// picture, turned a quarter), never a page with a catalogue type or a
+// large piece among them, nor a page answered whole.
+func TestFragmentPages(t *testing.T) {
+	page := func(n int) stages.CropReply {
+		return stages.CropReply{PageWidth: 633, PageHeight: 1010, Docs: make([]stages.Found, n)}
+	}
+	whole := stages.CropReply{PageWidth: 633, PageHeight: 1010, Docs: []stages.Found{{WholePage: true}}}
+	item := func(pg int, typ string, x0, y0, x1, y1 int) Item {
+		return Item{Document: Document{Page: pg, Type: typ, Coords: [][2]int{{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}}}}
+	}
+	licence := []Item{item(1, "not_document", 0, 51, 230, 185), item(1, "other", 532, 820, 575, 954)}
+	for _, tc := range []struct {
+		name  string
+		pages []stages.CropReply
+		items []Item
+		want  []int
+	}{
+		{"a licence cut into two fragments", []stages.CropReply{page(2)}, licence, []int{0}},
+		{"the same page answered whole", []stages.CropReply{whole}, licence[:1], nil},
+		{"a small card found", []stages.CropReply{page(1)}, []Item{item(1, "bank_card", 10, 10, 150, 100)}, nil},
+		{"a fragment beside a card", []stages.CropReply{page(2)}, []Item{licence[0], item(1, "bank_card", 300, 300, 400, 360)}, nil},
+		// 6 % of the page: a document outside the catalogue, not a fragment.
+		{"a large other", []stages.CropReply{page(1)}, []Item{item(1, "other", 0, 0, 240, 160)}, nil},
+		{"the second page only", []stages.CropReply{page(1), page(2)},
+			[]Item{item(1, "passport_main", 0, 0, 600, 900), item(2, "not_document", 0, 51, 230, 185), item(2, "empty", 10, 10, 50, 50)}, []int{1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := fragmentPages(tc.pages, tc.items); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("fragment pages %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestReplaceJunk checks what the second look keeps: a whole page that is
 // a document replaces its page's pieces; a whole page that is no document
 // either (a photograph alone on a table, the table answered empty) leaves
@@ -81,9 +119,19 @@ func TestReplaceJunk(t *testing.T) {
 		// Text-less pieces on a page answered other whole: small
 		// documents on a table can show no line; they stay.
 		{"text-less pieces of a document", []Item{item(4, "other", "whole/p3_d0")}, []string{"p0_d0", "p0_d1", "p1_d0", "p2_d0", "p3_d0", "p3_d1"}},
+		// Fragments of a licence (page 4's pieces, other): the whole page
+		// is the licence, though its pieces held a text-less other.
+		{"fragments of a licence", []Item{item(4, "driver_license_2011_back", "whole/p3_d0")}, []string{"p0_d0", "p0_d1", "p1_d0", "p2_d0", "whole/p3_d0"}},
+		// A small document outside the catalogue: the whole page is no
+		// catalogue type, so the piece stays.
+		{"a small other", []Item{item(4, "other", "whole/p3_d0")}, []string{"p0_d0", "p0_d1", "p1_d0", "p2_d0", "p3_d0", "p3_d1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := keys(replaceJunk(items, tc.again)); !reflect.DeepEqual(got, tc.want) {
+			looks := map[int]look{1: lookJunk, 2: lookJunk, 4: lookJunk}
+			if strings.HasPrefix(tc.name, "fragments") || tc.name == "a small other" {
+				looks[4] = lookFragments
+			}
+			if got := keys(replaceJunk(items, tc.again, looks)); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("items %v, want %v", got, tc.want)
 			}
 		})
