@@ -59,11 +59,6 @@ func ideoWords(ls ...*lexicon) []string {
 	return out
 }
 
-// HasIdeographic reports whether some template prints, or some field
-// holds, a word in ideographs or kana: whether reading a crop with a
-// Japanese OCR model can find words Score weighs.
-func (tw *TypeWords) HasIdeographic() bool { return len(tw.ideo) > 0 }
-
 // IdeographicWords returns the words in ideographs and kana that some
 // template prints or some field holds found in text, one line read by an
 // OCR model for such a script, each once, in the order of the known words

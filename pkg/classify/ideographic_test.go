@@ -15,7 +15,7 @@ func TestIdeographicWords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !tw.HasIdeographic() {
+	if len(tw.ideo) == 0 {
 		t.Fatal("no word in ideographs in typewords.json")
 	}
 	for _, c := range []struct {

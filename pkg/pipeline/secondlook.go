@@ -174,7 +174,7 @@ const (
 // fragments (fragmentPages) takes its whole page when that is a catalogue
 // type, and otherwise only by the junk pages' rules above when it is one:
 // a small document outside the catalogue keeps its piece. looks tells why
-// each page (numbered from 1) was looked at; nil counts every page junk.
+// each page of again (numbered from 1) was looked at.
 func replaceJunk(items, again []Item, looks map[int]look) []Item {
 	textless := map[int]bool{}
 	for _, it := range items {
@@ -187,10 +187,7 @@ func replaceJunk(items, again []Item, looks map[int]look) []Item {
 	for _, it := range again {
 		t := it.Document.Type
 		document := t != doctypes.NotDocument && t != doctypes.Empty
-		why, ok := looks[it.Document.Page]
-		if !ok {
-			why = lookJunk
-		}
+		why := looks[it.Document.Page]
 		take := why&lookJunk != 0 && ((document && !textless[it.Document.Page]) || (t == doctypes.NotDocument && textless[it.Document.Page]))
 		if why&lookFragments != 0 && !doctypes.IsSpecial(t) {
 			take = true

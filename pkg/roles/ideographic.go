@@ -18,6 +18,7 @@ import (
 // holds found in them (classify.TypeWords.IdeographicWords: 住所, 交付,
 // 公安委員会) join the words read. A crop that reads legibly, as every
 // Russian document does, is not read twice.
+//
 // The captions of a Japanese licence (住所, 交付, 免許の条件等) are
 // smaller than its values: on the real specimen they are the 14th to 21st
 // tallest lines wide enough to be read (wordLineAspect).

@@ -100,7 +100,7 @@ func openZoneReader(m config.Models, log *slog.Logger, logitsOnly bool, words *c
 	} else if z.tess, err = ocr.New(max(m.Threads, 1)); err != nil {
 		log.Warn("printed-word evidence off: Tesseract did not load", "err", err)
 		z.tess = nil
-	} else if !z.words.HasIdeographic() || !ocr.HasLanguage(japaneseLang) {
+	} else if !ocr.HasLanguage(japaneseLang) {
 		log.Info("Japanese words off: Tesseract's Japanese model is not installed (tesseract-ocr-jpn)")
 	} else if z.jpn, err = ocr.New(max(m.Threads, 1), japaneseLang); err != nil {
 		log.Warn("Japanese words off", "err", err)
