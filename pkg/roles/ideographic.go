@@ -12,7 +12,10 @@ import (
 // specimen's 50 text lines), so the picture decided alone, and docnet does
 // not know real Japanese licences. When the words read at the chosen
 // orientation hold at most ideoMaxLegible legible words
-// (classify.WordScore.Read) on a crop of at least ideoMinLines text lines,
+// (classify.WordScore.Read), or legible words make less than
+// ideoLegibleShare of the words read (gibberish with a dictionary word or
+// two in it: the same specimen mirrored and saved as a JPEG reads CAM and
+// DEERE among 13), on a crop of at least ideoMinLines text lines,
 // its ideoLines tallest lines are read again with Tesseract's Japanese
 // model, and the words in ideographs and kana some template prints or some field
 // holds found in them (classify.TypeWords.IdeographicWords: 住所, 交付,
@@ -23,9 +26,10 @@ import (
 // smaller than its values: on the real specimen they are the 14th to 21st
 // tallest lines wide enough to be read (wordLineAspect).
 const (
-	ideoMaxLegible = 1
-	ideoMinLines   = 8
-	ideoLines      = 24
+	ideoMaxLegible   = 1
+	ideoLegibleShare = 0.2
+	ideoMinLines     = 8
+	ideoLines        = 24
 )
 
 // japaneseLang is Tesseract's code for its Japanese model
@@ -36,7 +40,10 @@ const japaneseLang = "jpn"
 // on the crop turned by rot added, when the crop's lines (of lines in
 // all) call for the Japanese reading; words as they are otherwise.
 func (z *zoneReader) withIdeographic(ctx context.Context, views *turnedViews, rot geom.Rotation, lines int, words readWordsOut) (readWordsOut, error) {
-	if z.jpn == nil || lines < ideoMinLines || z.words.Score(words.words).Read > ideoMaxLegible {
+	if z.jpn == nil || lines < ideoMinLines {
+		return words, nil
+	}
+	if read := z.words.Score(words.words).Read; read > ideoMaxLegible && float64(read) >= ideoLegibleShare*float64(len(words.words)) {
 		return words, nil
 	}
 	v, err := views.at(ctx, rot)

@@ -1,14 +1,18 @@
 package roles
 
 import (
+	"bytes"
 	"context"
 	"image"
 	"image/draw"
+	"image/jpeg"
 	"path/filepath"
 	"testing"
 
 	"docsuite/pkg/classify"
+	"docsuite/pkg/cvimg"
 	"docsuite/pkg/doctypes"
+	"docsuite/pkg/geom"
 )
 
 // TestWordsSettleRealDocuments classifies real photos and scans whose
@@ -130,5 +134,49 @@ func TestPrintedWordsOff(t *testing.T) {
 	}
 	if zr.tess != nil || zr.jpn != nil || ev.WordsRead {
 		t.Fatalf("PRINTED_WORDS=false still reads words (engines %v %v, read %v)", zr.tess != nil, zr.jpn != nil, ev.WordsRead)
+	}
+}
+
+// TestIdeographicTurned reads the real Japanese licence specimen turned
+// and mirrored each of the eight ways and posted again as a JPEG (as make
+// eval's 8-way check posts it): its Japanese captions must name its type
+// and turn it upright. Read with the Russian and English models, the
+// mirrored card's gibberish holds two dictionary words (CAM, DEERE among
+// 13 read), which must not keep the Japanese model from reading it.
+func TestIdeographicTurned(t *testing.T) {
+	skipWithoutRealdata(t)
+	m := testModels(true)
+	zr := openTestZoneReader(t, m)
+	if zr.jpn == nil {
+		t.Fatal("Tesseract's Japanese model did not load (make deps installs tesseract-ocr-jpn)")
+	}
+	cl := openTestClassifier(t, m)
+	up := realPage(t, "document-scanner-jp/img__driverslicense_no_bg.png")
+	for r := geom.Rotation(0); r < geom.NumRotations; r++ {
+		t.Run(r.String(), func(t *testing.T) {
+			turned, err := cvimg.Turn(up, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := jpeg.Encode(&buf, turned, &jpeg.Options{Quality: 92}); err != nil {
+				t.Fatal(err)
+			}
+			img, err := jpeg.Decode(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev, rot, _, err := zr.Read(context.Background(), img)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := cl.ClassifyWith(context.Background(), img, nil, ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := r.Inverse(); rot != want || got.Type != "driver_license_japan" {
+				t.Errorf("rotation %d as %s %.2f, want rotation %d as driver_license_japan (words %q)", rot, got.Type, got.Confidence, want, ev.Words)
+			}
+		})
 	}
 }
