@@ -47,7 +47,7 @@ func (z *zoneReader) withIdeographic(ctx context.Context, views *turnedViews, ro
 	if z.jpn == nil || lines < ideoMinLines {
 		return words, nil
 	}
-	if read := z.words.Score(words.words).Read; read > ideoMaxLegible && (read > ideoMaxGibberish || float64(read) >= ideoLegibleShare*float64(len(words.words))) {
+	if !illegible(z.words.Score(words.words).Read, len(words.words)) {
 		return words, nil
 	}
 	v, err := views.at(ctx, rot)
@@ -71,4 +71,11 @@ func (z *zoneReader) withIdeographic(ctx context.Context, views *turnedViews, ro
 		}
 	}
 	return out, nil
+}
+
+// illegible reports whether read legible words of n read are nothing
+// legible: at most ideoMaxLegible, or at most ideoMaxGibberish making less
+// than ideoLegibleShare of them.
+func illegible(read, n int) bool {
+	return read <= ideoMaxLegible || read <= ideoMaxGibberish && float64(read) < ideoLegibleShare*float64(n)
 }
