@@ -67,7 +67,7 @@ func TestSegmentCutsAlongChords(t *testing.T) {
 			}
 		}
 		got := segment(in, bd, size, size, size, NeuralOptions{}.withDefaults())
-		if len(got) != 1 || IoU(d, got[0].quad) < 0.9 {
+		if len(got) != 1 || geom.IoU(d, got[0].quad) < 0.9 {
 			t.Fatalf("got %v, want the one card", got)
 		}
 	})

@@ -176,7 +176,7 @@ func inQuad(q geom.Quad, x, y float64) bool {
 // one's area with a document already found.
 func overlapsAny(q geom.Quad, found []placedRegion) bool {
 	for _, f := range found {
-		if overlap(q, f.Quad) > 0.2*min(q.Area(), f.Quad.Area()) {
+		if geom.Overlap(q, f.Quad) > 0.2*min(q.Area(), f.Quad.Area()) {
 			return true
 		}
 	}

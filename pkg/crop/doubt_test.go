@@ -114,10 +114,10 @@ func TestNeuralLooksCloserAtSmallCards(t *testing.T) {
 		}
 		big, card := 0, 0.0
 		for _, f := range got {
-			if IoU(f.Quad, bigQ) > 0.9 {
+			if geom.IoU(f.Quad, bigQ) > 0.9 {
 				big++
 			}
-			card = max(card, IoU(f.Quad, cardQ))
+			card = max(card, geom.IoU(f.Quad, cardQ))
 		}
 		if big != 1 || len(got) > 2 {
 			t.Errorf("paper %d: %d items, %d on the large document", i, len(got), big)

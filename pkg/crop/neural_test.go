@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"docsuite/pkg/geom"
 	"docsuite/pkg/onnxrt"
 	"docsuite/pkg/synth"
 )
@@ -143,7 +144,7 @@ func TestNeuralFindsDocumentsOnHeldOutScenes(t *testing.T) {
 			truth++
 			best, bi := 0.0, -1
 			for j, g := range got {
-				if v := IoU(d.Quad, g.Quad); !used[j] && v > best {
+				if v := geom.IoU(d.Quad, g.Quad); !used[j] && v > best {
 					best, bi = v, j
 				}
 			}

@@ -54,7 +54,7 @@ func TestJoinOccludedPieces(t *testing.T) {
 			for _, w := range tc.want {
 				best := 0.0
 				for _, g := range got {
-					best = max(best, IoU(g.quad, w))
+					best = max(best, geom.IoU(g.quad, w))
 				}
 				if best < 0.9 {
 					t.Errorf("document %v found at IoU %.2f, want >= 0.9 (got %+v)", w, best, got)

@@ -38,62 +38,8 @@ func OrderCorners(pts [4]geom.Point) geom.Quad {
 	return geom.Quad{tl, tr, bl, br}
 }
 
-// IoU is the intersection over union of two convex quads.
-func IoU(a, b geom.Quad) float64 {
-	inter := overlap(a, b)
-	union := a.Area() + b.Area() - inter
-	if union <= 0 {
-		return 0
-	}
-	return inter / union
-}
-
-// overlap returns the intersection area of two convex quads.
-func overlap(a, b geom.Quad) float64 {
-	ra, rb := a.Ring(), b.Ring()
-	return polyArea(clipConvex(ra[:], rb[:]))
-}
-
-// clipConvex clips polygon subj by convex polygon clip (Sutherland-Hodgman).
-// Both are given in ring order; orientation does not matter.
-func clipConvex(subj, clip []geom.Point) []geom.Point {
-	out := append([]geom.Point(nil), subj...)
-	sign := 1.0
-	if signedArea(clip) < 0 {
-		sign = -1
-	}
-	for i := range clip {
-		a, b := clip[i], clip[(i+1)%len(clip)]
-		inside := func(p geom.Point) bool { return sign*cross(a, b, p) >= 0 }
-		in := out
-		out = nil
-		for j := range in {
-			p, q := in[j], in[(j+1)%len(in)]
-			pin, qin := inside(p), inside(q)
-			if pin {
-				out = append(out, p)
-			}
-			if pin != qin {
-				out = append(out, intersect(a, b, p, q))
-			}
-		}
-		if len(out) == 0 {
-			return nil
-		}
-	}
-	return out
-}
-
 func cross(a, b, p geom.Point) float64 {
 	return (b.X-a.X)*(p.Y-a.Y) - (b.Y-a.Y)*(p.X-a.X)
-}
-
-// intersect returns the intersection of line ab with segment pq.
-func intersect(a, b, p, q geom.Point) geom.Point {
-	d1 := cross(a, b, p)
-	d2 := cross(a, b, q)
-	t := d1 / (d1 - d2)
-	return geom.Point{X: p.X + t*(q.X-p.X), Y: p.Y + t*(q.Y-p.Y)}
 }
 
 func signedArea(poly []geom.Point) float64 {
@@ -104,8 +50,6 @@ func signedArea(poly []geom.Point) float64 {
 	}
 	return s / 2
 }
-
-func polyArea(poly []geom.Point) float64 { return math.Abs(signedArea(poly)) }
 
 // interiorAngles returns the four interior angles of the quad in degrees,
 // in ring order, and whether the quad is convex.

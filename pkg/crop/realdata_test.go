@@ -109,7 +109,7 @@ func TestRealdataReport(t *testing.T) {
 					{X: o.Quad[3][0], Y: o.Quad[3][1]}, {X: o.Quad[2][0], Y: o.Quad[2][1]}}
 				best := 0.0
 				for _, f := range found {
-					best = math.Max(best, IoU(q, f.Quad))
+					best = math.Max(best, geom.IoU(q, f.Quad))
 				}
 				line += ftoa(best) + " "
 			}

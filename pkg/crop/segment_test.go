@@ -180,7 +180,7 @@ func TestSegmentKeepsASpreadWhole(t *testing.T) {
 		}
 	}
 	got := segment(in, bd, size, size, size, NeuralOptions{}.withDefaults())
-	if len(got) != 1 || IoU(got[0].quad, spread) < 0.95 {
+	if len(got) != 1 || geom.IoU(got[0].quad, spread) < 0.95 {
 		t.Fatalf("got %v, want the spread %v as one document", got, spread)
 	}
 }
@@ -250,7 +250,7 @@ func TestRejectOutlinedFill(t *testing.T) {
 func bestIoU(d geom.Quad, got []region) float64 {
 	best := 0.0
 	for _, g := range got {
-		best = math.Max(best, IoU(d, g.quad))
+		best = math.Max(best, geom.IoU(d, g.quad))
 	}
 	return best
 }

@@ -63,7 +63,7 @@ func TestSidesQuadFollowsTheStraightSides(t *testing.T) {
 			if !changed {
 				return
 			}
-			g, e := IoU(q, card), IoU(q0, card)
+			g, e := geom.IoU(q, card), geom.IoU(q0, card)
 			t.Logf("IoU %.3f, enclosing quad %.3f", g, e)
 			if g < 0.95 || g < e+0.02 {
 				t.Errorf("IoU %.3f, want >= 0.95 and 0.02 above the enclosing quad's %.3f", g, e)

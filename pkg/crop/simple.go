@@ -257,7 +257,7 @@ func selectQuads(quads []geom.Quad, lum plane, edges gocv.Mat, opts SimpleOption
 	for _, c := range cands {
 		dup := false
 		for _, k := range kept {
-			inter := overlap(c.quad, k.quad)
+			inter := geom.Overlap(c.quad, k.quad)
 			// Same document, or one inside the other (a photo on an ID
 			// card, a card on a sheet): keep the better one only.
 			if inter > 0.8*math.Min(c.area, k.area) || inter > 0.5*(c.area+k.area-inter) {

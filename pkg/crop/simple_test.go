@@ -80,7 +80,7 @@ func TestSimpleScenes(t *testing.T) {
 			for _, w := range want {
 				best := 0.0
 				for _, f := range found {
-					best = math.Max(best, IoU(w, f.Quad))
+					best = math.Max(best, geom.IoU(w, f.Quad))
 				}
 				if best < 0.9 {
 					t.Errorf("document %v: best IoU %.3f < 0.9 (found %+v)", w, best, found)

@@ -259,7 +259,7 @@ func (g *Generator) place(r *Rand, docs []*Doc, W, H int, scan, stack bool) ([]p
 // the smaller one's area.
 func apart(q geom.Quad, out []placed, lim float64) bool {
 	for _, o := range out {
-		if overlapArea(q, o.quad) > lim*math.Min(q.Area(), o.quad.Area()) {
+		if geom.Overlap(q, o.quad) > lim*math.Min(q.Area(), o.quad.Area()) {
 			return false
 		}
 	}
@@ -272,7 +272,7 @@ func apart(q geom.Quad, out []placed, lim float64) bool {
 func stacked(q geom.Quad, out []placed) bool {
 	touches := false
 	for _, o := range out {
-		a := overlapArea(q, o.quad)
+		a := geom.Overlap(q, o.quad)
 		if a > 0.5*o.quad.Area() {
 			return false
 		}

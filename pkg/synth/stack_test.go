@@ -6,6 +6,8 @@ import (
 	"image/jpeg"
 	"math"
 	"testing"
+
+	"docsuite/pkg/geom"
 )
 
 // TestStackedScenes checks the stacks the cropper is trained on: with
@@ -54,7 +56,7 @@ func TestStackedScenes(t *testing.T) {
 					touches := false
 					for _, below := range sc.Docs[:k] {
 						b := below.Lying
-						a := overlapArea(q, b)
+						a := geom.Overlap(q, b)
 						small := math.Min(q.Area(), b.Area())
 						if tc.wantStacked && a > 0.5*b.Area()+1 {
 							t.Errorf("scene %d: document %d hides %.0f %% of one below", i, k, 100*a/b.Area())

@@ -205,7 +205,7 @@ func (r *cropResults) score(tc testCase, pages [][]geom.Quad) {
 	for _, td := range tc.Docs {
 		best, bi := 0.0, -1
 		for j, q := range items {
-			if v := crop.IoU(truthQuad(*td.Quad), q); !used[j] && v > best {
+			if v := geom.IoU(truthQuad(*td.Quad), q); !used[j] && v > best {
 				best, bi = v, j
 			}
 		}

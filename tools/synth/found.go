@@ -6,6 +6,7 @@ import (
 	"image"
 
 	"docsuite/pkg/crop"
+	"docsuite/pkg/geom"
 	"docsuite/pkg/synth"
 )
 
@@ -30,7 +31,7 @@ func neuralFinder(modelsDir string, minIoU, maxIoU float64) (synth.Finder, func(
 		for _, f := range found {
 			best, bestIoU := -1, minIoU
 			for j, d := range docs {
-				if v := crop.IoU(f.Quad, d.Lying); v >= bestIoU {
+				if v := geom.IoU(f.Quad, d.Lying); v >= bestIoU {
 					best, bestIoU = j, v
 				}
 			}
