@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"docsuite/pkg/cpucheck"
 )
 
 // report is everything one bench run measured.
@@ -129,15 +131,7 @@ func peakRSS(pid int) memory {
 	return m
 }
 
+// machine names the processor and the platform the figures were taken on.
 func machine() string {
-	cpu := "unknown CPU"
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if strings.HasPrefix(line, "model name") {
-				cpu = strings.TrimSpace(line[strings.IndexByte(line, ':')+1:])
-				break
-			}
-		}
-	}
-	return fmt.Sprintf("%s, %d cores visible, %s/%s", cpu, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
+	return fmt.Sprintf("%s, %s/%s", cpucheck.Host().Describe(runtime.NumCPU()), runtime.GOOS, runtime.GOARCH)
 }

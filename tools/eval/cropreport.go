@@ -7,7 +7,10 @@ import (
 	"image/draw"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+
+	"docsuite/pkg/cpucheck"
 )
 
 // Markers delimit the generated part of the cropper report; text outside
@@ -88,7 +91,7 @@ func (s *cropSet) markdown(b *strings.Builder, plot string) {
 		}
 		return pct(n, len(r.IoUs))
 	})
-	row("time per page, median / mean / p95 (one core of "+machine()+")", func(r *cropResults) string {
+	row("time per page, median / mean / p95 (one core of "+cpucheck.Host().Describe(runtime.NumCPU())+")", func(r *cropResults) string {
 		tot := 0.0
 		for _, t := range r.Times {
 			tot += float64(t.Microseconds()) / 1000

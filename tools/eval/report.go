@@ -3,10 +3,12 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
 
+	"docsuite/pkg/cpucheck"
 	"docsuite/pkg/doctypes"
 	"docsuite/pkg/prob"
 )
@@ -84,7 +86,7 @@ func (r *results) markdown(name, plotBase string) (string, error) {
 		for _, x := range d {
 			sum += x
 		}
-		fmt.Fprintf(&b, "| time per file, median / mean (%s) | %.3f s / %.3f s | |\n", machine(), d[len(d)/2].Seconds(), (sum / time.Duration(len(d))).Seconds())
+		fmt.Fprintf(&b, "| time per file, median / mean (%s) | %.3f s / %.3f s | |\n", cpucheck.Host().Describe(runtime.NumCPU()), d[len(d)/2].Seconds(), (sum / time.Duration(len(d))).Seconds())
 	}
 	fmt.Fprintf(&b, "\n%s\n", intervalNote)
 	b.WriteString("\n### Per class\n\n| class | support | precision | recall |\n|---|---|---|---|\n")
