@@ -1,7 +1,8 @@
 // Package pipeline runs the classify flow of one file over the stage
 // workers: every page is cropped, every document classified and then
 // oriented, quality flags applied, a page whose every cut was no document
-// answered whole (secondLook), and the items ordered. Pages and
+// answered whole (secondLook), pieces of a document cut as documents of
+// their own dropped (dropTextless, dropInner), and the items ordered. Pages and
 // documents run concurrently within bounds, a page's documents as soon as
 // the page is cut (runPages). It runs inside the gateway,
 // for synchronous requests and for async tasks alike.
@@ -101,7 +102,7 @@ func (r *Runner) Classify(ctx context.Context, in Input, p params.Classify, prog
 	if resp.Items, err = r.secondLook(ctx, in, p, pages, resp.Items); err != nil {
 		return nil, err
 	}
-	resp.Items = dropTextless(resp.Items)
+	resp.Items = dropInner(dropTextless(resp.Items))
 	sortItems(resp.Items)
 	resp.DocsCount = len(resp.Items)
 	return resp, nil

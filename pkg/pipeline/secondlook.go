@@ -7,7 +7,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"docsuite/pkg/doctypes"
-	"docsuite/pkg/geom"
 	"docsuite/pkg/params"
 	"docsuite/pkg/stages"
 )
@@ -94,13 +93,7 @@ func fragmentPages(pages []stages.CropReply, items []Item) []int {
 // quadArea is the area of a document's coords (four corners in the API's
 // order), 0 when they are not four.
 func quadArea(c [][2]int) float64 {
-	if len(c) != 4 {
-		return 0
-	}
-	var q geom.Quad
-	for i, p := range c {
-		q[i] = geom.Point{X: float64(p[0]), Y: float64(p[1])}
-	}
+	q, _ := quadOf(c)
 	return q.Area()
 }
 
