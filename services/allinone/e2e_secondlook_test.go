@@ -5,7 +5,11 @@ import (
 	"image"
 	_ "image/jpeg"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"docsuite/pkg/testutil"
 )
 
 // TestPageOfNoDocumentsIsAnsweredWhole checks the second look on real
@@ -70,5 +74,41 @@ func TestPageOfNoDocumentsIsAnsweredWhole(t *testing.T) {
 				t.Errorf("types %v: the piece beside the document should stay", types)
 			}
 		})
+	}
+}
+
+// TestPieceWithinADocumentIsDropped posts the real Japanese licence
+// specimen mirrored by ImageMagick and saved as a JPEG (quality 92): the
+// cropper cuts the licence and, inside it, its title band, which the
+// classifier calls other; the band is a part of the licence, not a
+// document of its own, and the answer is the licence alone, turned
+// upright (rotation 4, mirrored).
+func TestPieceWithinADocumentIsDropped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("classifies a real image")
+	}
+	testutil.Need(t, "convert")
+	src := filepath.Join(testutil.RepoRoot(), "..", "shared", "realdata", "document-scanner-jp", "img__driverslicense_no_bg.png")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("no shared real data: %v", err)
+	}
+	dir := t.TempDir()
+	testutil.Run(t, dir, "convert", src, "-flop", "-quality", "92", "mirrored.jpg")
+	data, err := os.ReadFile(filepath.Join(dir, "mirrored.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := startAllInOne(t, nil)
+	status, body := in.post(t, "/pipelines/run/classify?return_crops=false", "image", data)
+	if status != http.StatusOK {
+		t.Fatalf("status %d: %v", status, body)
+	}
+	items, _ := body["items"].([]any)
+	if len(items) != 1 {
+		t.Fatalf("%d items, want the licence alone: %v", len(items), items)
+	}
+	doc := items[0].(map[string]any)["document"].(map[string]any)
+	if doc["type"] != "driver_license_japan" || doc["rotation"] != float64(4) {
+		t.Errorf("answered %v at rotation %v, want driver_license_japan at 4", doc["type"], doc["rotation"])
 	}
 }
