@@ -51,7 +51,7 @@ func TestDropInner(t *testing.T) {
 	}
 }
 
-// types lists items' pages and types, for messages.
+// types lists the items' types, for messages.
 func types(items []Item) []string {
 	var out []string
 	for _, it := range items {
