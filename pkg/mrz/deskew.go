@@ -2,13 +2,10 @@ package mrz
 
 import (
 	"image"
-	"image/color"
 	"math"
 	"sort"
 
-	xdraw "golang.org/x/image/draw"
-	"golang.org/x/image/math/f64"
-
+	"docsuite/pkg/cvimg"
 	"docsuite/pkg/ppocr"
 )
 
@@ -33,30 +30,19 @@ func zoneSlant(boxes []ppocr.Box, b image.Rectangle) (float64, bool) {
 }
 
 // leveller turns an image about its centre so that lines slanted by
-// angle become level, and maps points back.
+// angle become level (cvimg.Level), and maps points back.
 type leveller struct {
-	cos, sin, cx, cy float64
+	angle, cos, sin, cx, cy float64
 }
 
 func newLeveller(b image.Rectangle, angle float64) leveller {
-	return leveller{cos: math.Cos(angle), sin: math.Sin(angle),
+	return leveller{angle: angle, cos: math.Cos(angle), sin: math.Sin(angle),
 		cx: float64(b.Min.X+b.Max.X) / 2, cy: float64(b.Min.Y+b.Max.Y) / 2}
 }
 
 // level returns img turned level, same bounds, white where nothing of img
 // lands.
-func (l leveller) level(img image.Image) *image.RGBA {
-	b := img.Bounds()
-	dst := image.NewRGBA(b)
-	xdraw.Draw(dst, b, image.NewUniform(color.White), image.Point{}, xdraw.Src)
-	// Source to destination: turn by -angle about the centre.
-	m := f64.Aff3{
-		l.cos, l.sin, l.cx - (l.cos*l.cx + l.sin*l.cy),
-		-l.sin, l.cos, l.cy - (-l.sin*l.cx + l.cos*l.cy),
-	}
-	xdraw.BiLinear.Transform(dst, m, img, b, xdraw.Over, nil)
-	return dst
-}
+func (l leveller) level(img image.Image) *image.RGBA { return cvimg.Level(img, l.angle) }
 
 // back maps a point of the levelled image to the original one.
 func (l leveller) back(x, y float64) (float64, float64) {

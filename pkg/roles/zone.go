@@ -140,7 +140,9 @@ func (z *zoneReader) Close() error {
 // the most probable orientation, then, when that is not sure
 // (runnerUpBelow), by the runner-up, and only in a band
 // of wide lines in the lower half of the turned crop: a zone whose check
-// digits verify on the runner-up settles the orientation too.
+// digits verify on the runner-up settles the orientation too. A crop whose
+// long lines slant (cropSlant: a card held off level, not cut out) is
+// turned level first and its lines detected again.
 func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Evidence, geom.Rotation, float64, error) {
 	return z.ReadLogits(ctx, img, nil)
 }
@@ -157,6 +159,12 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 	boxes, err := orient.DetectLines(ctx, z.eng, img)
 	if err != nil {
 		return ev, 0, 0, err
+	}
+	if a, ok := cropSlant(boxes); ok {
+		img = cvimg.Level(img, a)
+		if boxes, err = orient.DetectLines(ctx, z.eng, img); err != nil {
+			return ev, 0, 0, err
+		}
 	}
 	ev.TextLines = len(boxes)
 	if logits == nil {
