@@ -53,10 +53,7 @@ func (f *Folder) PutReader(ctx context.Context, key string, r io.Reader, size in
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o750); err != nil {
-		return fmt.Errorf("store: put %s: %w", key, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".put-*")
+	tmp, err := f.createTemp(filepath.Dir(p))
 	if err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
 	}
@@ -74,6 +71,34 @@ func (f *Folder) PutReader(ctx context.Context, key string, r io.Reader, size in
 		return fmt.Errorf("store: put %s: %w", key, err)
 	}
 	return nil
+}
+
+// mkdirTries is how many times createTemp makes its folder and the file
+// in it before giving up.
+const mkdirTries = 10
+
+// createTemp makes dir and a temporary file in it. A Delete beside it
+// prunes the folders it empties (pruneEmpty), which may remove dir, or a
+// parent MkdirAll has just found or made, before the file is in it: the
+// folder is then made again. Once the file is in dir, dir is not empty and
+// is not pruned.
+func (f *Folder) createTemp(dir string) (*os.File, error) {
+	// MkdirAll racing a prune answers ENOENT (a parent went) or EEXIST
+	// (a folder it saw went before it could tell it was one).
+	raced := func(err error) bool { return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) }
+	var err error
+	for range mkdirTries {
+		if err = os.MkdirAll(dir, 0o750); err != nil && !raced(err) {
+			return nil, err
+		}
+		if err == nil {
+			var tmp *os.File
+			if tmp, err = os.CreateTemp(dir, ".put-*"); err == nil || !errors.Is(err, fs.ErrNotExist) {
+				return tmp, err
+			}
+		}
+	}
+	return nil, err
 }
 
 // Get implements Store.
