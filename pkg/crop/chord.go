@@ -178,7 +178,7 @@ func (s *splitter) notches(px []int, hull []geom.Point, area int) []notch {
 // convexHull's order).
 func insideHull(hull []geom.Point, c geom.Point) bool {
 	for i := range hull {
-		if cross(hull[i], hull[(i+1)%len(hull)], c) < 0 {
+		if geom.Cross(hull[i], hull[(i+1)%len(hull)], c) < 0 {
 			return false
 		}
 	}

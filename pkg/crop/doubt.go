@@ -166,7 +166,7 @@ func inQuad(q geom.Quad, x, y float64) bool {
 	c := geom.Point{X: x, Y: y}
 	pos, neg := false, false
 	for i := range r {
-		v := cross(r[i], r[(i+1)%4], c)
+		v := geom.Cross(r[i], r[(i+1)%4], c)
 		pos, neg = pos || v > 0, neg || v < 0
 	}
 	return !(pos && neg)

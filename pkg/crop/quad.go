@@ -38,19 +38,6 @@ func OrderCorners(pts [4]geom.Point) geom.Quad {
 	return geom.Quad{tl, tr, bl, br}
 }
 
-func cross(a, b, p geom.Point) float64 {
-	return (b.X-a.X)*(p.Y-a.Y) - (b.Y-a.Y)*(p.X-a.X)
-}
-
-func signedArea(poly []geom.Point) float64 {
-	s := 0.0
-	for i := range poly {
-		j := (i + 1) % len(poly)
-		s += poly[i].X*poly[j].Y - poly[j].X*poly[i].Y
-	}
-	return s / 2
-}
-
 // interiorAngles returns the four interior angles of the quad in degrees,
 // in ring order, and whether the quad is convex.
 func interiorAngles(q geom.Quad) ([4]float64, bool) {

@@ -358,7 +358,7 @@ func convexHull(pts []geom.Point) []geom.Point {
 			if pass == 1 {
 				pt = p[len(p)-1-i]
 			}
-			for len(hull) >= start+2 && cross(hull[len(hull)-2], hull[len(hull)-1], pt) <= 0 {
+			for len(hull) >= start+2 && geom.Cross(hull[len(hull)-2], hull[len(hull)-1], pt) <= 0 {
 				hull = hull[:len(hull)-1]
 			}
 			hull = append(hull, pt)
@@ -391,7 +391,7 @@ func reduceToQuad(poly []geom.Point) (geom.Quad, bool) {
 			if (x.X-b.X)*(b.X-a.X)+(x.Y-b.Y)*(b.Y-a.Y) < 0 || (x.X-c.X)*(c.X-d.X)+(x.Y-c.Y)*(c.Y-d.Y) < 0 {
 				continue
 			}
-			if cost := math.Abs(cross(b, c, x)) / 2; cost < bestCost {
+			if cost := math.Abs(geom.Cross(b, c, x)) / 2; cost < bestCost {
 				best, bestCost, bestPt = i, cost, x
 			}
 		}
@@ -400,7 +400,7 @@ func reduceToQuad(poly []geom.Point) (geom.Quad, bool) {
 			// with more than four corners, kept as a guard): drop the
 			// corner cutting off the least area.
 			for i := range p {
-				if cost := math.Abs(cross(p[(i+n-1)%n], p[i], p[(i+1)%n])); cost < bestCost {
+				if cost := math.Abs(geom.Cross(p[(i+n-1)%n], p[i], p[(i+1)%n])); cost < bestCost {
 					best, bestCost = i, cost
 				}
 			}
@@ -422,7 +422,7 @@ func reduceToQuad(poly []geom.Point) (geom.Quad, bool) {
 func offsetQuad(q geom.Quad, d float64) geom.Quad {
 	r := q.Ring()
 	sign := 1.0
-	if signedArea(r[:]) < 0 {
+	if geom.SignedArea(r[:]) < 0 {
 		sign = -1
 	}
 	var sides [4]line

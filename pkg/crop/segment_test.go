@@ -34,7 +34,7 @@ func drawMaps(size int, docs []geom.Quad) (interior, boundary []float32) {
 func insideConvex(p geom.Point, r []geom.Point) bool {
 	pos, neg := false, false
 	for i := range r {
-		c := cross(r[i], r[(i+1)%len(r)], p)
+		c := geom.Cross(r[i], r[(i+1)%len(r)], p)
 		pos = pos || c > 0
 		neg = neg || c < 0
 	}

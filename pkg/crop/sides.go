@@ -160,7 +160,7 @@ func skew(q geom.Quad) float64 {
 func protrusion(poly []geom.Point, q geom.Quad) float64 {
 	r := q.Ring()
 	sign := 1.0
-	if signedArea(r[:]) < 0 {
+	if geom.SignedArea(r[:]) < 0 {
 		sign = -1
 	}
 	depth := 0.0

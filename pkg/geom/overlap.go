@@ -6,7 +6,7 @@ import "math"
 // (Sutherland-Hodgman). The corners' order does not matter.
 func Overlap(a, b Quad) float64 {
 	ra, rb := a.Ring(), b.Ring()
-	return math.Abs(signedArea(clipConvex(ra[:], rb[:])))
+	return math.Abs(SignedArea(clipConvex(ra[:], rb[:])))
 }
 
 // IoU is the intersection over union of two convex quads, 0 when both are
@@ -25,12 +25,12 @@ func IoU(a, b Quad) float64 {
 func clipConvex(subj, clip []Point) []Point {
 	out := append([]Point(nil), subj...)
 	sign := 1.0
-	if signedArea(clip) < 0 {
+	if SignedArea(clip) < 0 {
 		sign = -1
 	}
 	for i := range clip {
 		a, b := clip[i], clip[(i+1)%len(clip)]
-		inside := func(p Point) bool { return sign*cross(a, b, p) >= 0 }
+		inside := func(p Point) bool { return sign*Cross(a, b, p) >= 0 }
 		in := out
 		out = nil
 		for j := range in {
@@ -50,21 +50,21 @@ func clipConvex(subj, clip []Point) []Point {
 	return out
 }
 
-// cross is the z component of (b-a) x (p-a): positive when p lies to the
+// Cross is the z component of (b-a) x (p-a): positive when p lies to the
 // left of a->b in a y-up frame.
-func cross(a, b, p Point) float64 {
+func Cross(a, b, p Point) float64 {
 	return (b.X-a.X)*(p.Y-a.Y) - (b.Y-a.Y)*(p.X-a.X)
 }
 
 // lineCut is where the line through a and b crosses the segment pq.
 func lineCut(a, b, p, q Point) Point {
-	d1, d2 := cross(a, b, p), cross(a, b, q)
+	d1, d2 := Cross(a, b, p), Cross(a, b, q)
 	t := d1 / (d1 - d2)
 	return Point{X: p.X + t*(q.X-p.X), Y: p.Y + t*(q.Y-p.Y)}
 }
 
-// signedArea is a polygon's shoelace area, its sign the ring's direction.
-func signedArea(poly []Point) float64 {
+// SignedArea is a polygon's shoelace area, its sign the ring's direction.
+func SignedArea(poly []Point) float64 {
 	s := 0.0
 	for i := range poly {
 		j := (i + 1) % len(poly)
