@@ -46,6 +46,8 @@ type Classifier struct {
 	other   float64
 	special map[int]bool
 	codes   MRZCodes
+	// zoneIdx are the classes a zone speaks for (zoneClasses).
+	zoneIdx []int
 	// words and wordW weigh the printed words read on a crop
 	// (Evidence.Words) against the picture.
 	words *TypeWords
@@ -86,7 +88,7 @@ func Open(opts Options) (*Classifier, error) {
 		return nil, err
 	}
 	c := &Classifier{rt: rt, sess: sess, head: head, other: sess.Spec().OtherThreshold, special: map[int]bool{}, codes: codes, log: opts.Log,
-		words: words, wordW: ww}
+		words: words, wordW: ww, zoneIdx: zoneClasses(codes, head.Classes)}
 	for i, t := range head.Classes {
 		if doctypes.IsSpecial(t) {
 			c.special[i] = true

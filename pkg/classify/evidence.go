@@ -244,3 +244,50 @@ func ruleOutNonDocuments(classes []string, p []float64) {
 		}
 	}
 }
+
+// ZoneGate is the least share of the picture's probability, together, of
+// the classes a machine-readable zone speaks for (zoneClasses) under which
+// the classifier does not look for a zone (Classifier.ZoneMayCount).
+const ZoneGate = 0.01
+
+// zoneClasses returns the indices among classes of what a zone can answer:
+// the catalogue types of codes and `other`, which a zone of no catalogue
+// type is.
+func zoneClasses(codes MRZCodes, classes []string) []int {
+	carries := map[string]bool{doctypes.Other: true}
+	for _, ts := range codes {
+		for _, t := range ts {
+			carries[t] = true
+		}
+	}
+	var idx []int
+	for i, c := range classes {
+		if carries[c] {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// ZoneMayCount reports whether a zone read on the crop could matter to
+// the answer: whether the picture (docnet's outputs on the crop, as
+// Outputs returns them) gives the catalogue types that carry a zone and
+// `other` at least ZoneGate of its probability together. A crop the
+// picture is sure is a SNILS card, an INN certificate or a form (types
+// printing no zone) is then not searched for one, which costs a
+// text-line detection of the crop's lower band and the recognition of
+// its rows. On real photographs docnet leaves `other` a few per cent, so
+// the zone is still looked for there. Without the type head it reports
+// true.
+func (c *Classifier) ZoneMayCount(out map[string][]float32) bool {
+	logits, ok := out[TypeHead]
+	if !ok {
+		return true
+	}
+	p := c.head.Probabilities(logits)
+	sum := 0.0
+	for _, i := range c.zoneIdx {
+		sum += p[i]
+	}
+	return sum >= ZoneGate
+}

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"context"
 	"reflect"
 	"sort"
 	"testing"
@@ -171,5 +172,47 @@ func TestZoneKeysListOneFamily(t *testing.T) {
 				t.Errorf("zone key %q lists %s and %s, of two families", key, types[0], typ)
 			}
 		}
+	}
+}
+
+// TestZoneMayCount checks the gate on the zone reading on held-out
+// factory crops: every document whose type carries a zone (and every
+// `other`) must still be searched for one, and most documents of types
+// printing none are spared the search, which is the point of the gate.
+func TestZoneMayCount(t *testing.T) {
+	c := open(t)
+	carries := map[string]bool{doctypes.Other: true}
+	for _, i := range c.zoneIdx {
+		carries[c.head.Classes[i]] = true
+	}
+	if !carries["passport_main"] || !carries["kz_id_2014_back"] || carries["snils_front"] {
+		t.Fatalf("classes a zone speaks for: %v", carries)
+	}
+	var zoneDocs, plain, spared int
+	for _, cr := range heldOutCrops(t, 40) {
+		out, err := c.Outputs(context.Background(), cr.Img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		may := c.ZoneMayCount(out)
+		switch {
+		case carries[cr.Type]:
+			zoneDocs++
+			if !may {
+				t.Errorf("a %s crop would not be searched for its zone", cr.Type)
+			}
+		case !doctypes.IsSpecial(cr.Type):
+			plain++
+			if !may {
+				spared++
+			}
+		}
+	}
+	t.Logf("%d crops of zone types searched; %d of %d crops of other types spared", zoneDocs, spared, plain)
+	if zoneDocs == 0 || spared*2 < plain {
+		t.Errorf("%d zone crops; %d of %d crops without a zone spared: want at least half", zoneDocs, spared, plain)
+	}
+	if !c.ZoneMayCount(map[string][]float32{}) {
+		t.Error("without the type head the zone must be looked for")
 	}
 }

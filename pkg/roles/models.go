@@ -151,9 +151,12 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 		var rot *geom.Rotation
 		var rotConf float64
 		var lines *int // set when the text evidence was read
+		// A crop the picture is sure carries no zone is not searched for
+		// one (classify.ZoneGate).
+		lookForZone := cl.ZoneMayCount(out)
 		if z, err := zr.get(ctx); err == nil {
 			var r geom.Rotation
-			if ev, r, rotConf, err = z.ReadLogits(ctx, img, out[orient.OrientHead]); err != nil {
+			if ev, r, rotConf, err = z.ReadLogits(ctx, img, out[orient.OrientHead], lookForZone); err != nil {
 				return stages.ClassifyReply{}, err
 			}
 			rot, lines = &r, &ev.TextLines
@@ -162,6 +165,9 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 		reply.Rotation, reply.RotationConfidence, reply.TextLines = rot, rotConf, lines
 		if err == nil && d.Log.Enabled(ctx, slog.LevelDebug) {
 			zone := "none"
+			if !lookForZone {
+				zone = "not looked for"
+			}
 			if ev.Zone != nil {
 				zone = fmt.Sprintf("%s valid=%t conf=%.2f", classify.ZoneKey(*ev.Zone), ev.Zone.Valid, ev.Zone.Confidence)
 			}

@@ -47,7 +47,7 @@ func TestOneDocnetRunServesTypeAndOrientation(t *testing.T) {
 			if n := len(out[orient.OrientHead]); n != geom.NumRotations {
 				t.Fatalf("the classifier's run gives %d orientation logits, want %d", n, geom.NumRotations)
 			}
-			ev1, rot1, p1, err := shared.ReadLogits(ctx, c.Img, out[orient.OrientHead])
+			ev1, rot1, p1, err := shared.ReadLogits(ctx, c.Img, out[orient.OrientHead], true)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -144,13 +144,15 @@ func (z *zoneReader) Close() error {
 // long lines slant (cropSlant: a card held off level, not cut out) is
 // turned level first and its lines detected again.
 func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Evidence, geom.Rotation, float64, error) {
-	return z.ReadLogits(ctx, img, nil)
+	return z.ReadLogits(ctx, img, nil, true)
 }
 
 // ReadLogits is Read with docnet's orientation logits on img given (see
 // classify.Classifier.Outputs); nil runs docnet here, which a reader
-// opened logitsOnly cannot.
-func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []float32) (classify.Evidence, geom.Rotation, float64, error) {
+// opened logitsOnly cannot. With zone false the crop is not searched for
+// a zone: the picture rules out every type a zone could name
+// (classify.Classifier.ZoneMayCount).
+func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []float32, zone bool) (classify.Evidence, geom.Rotation, float64, error) {
 	var ev classify.Evidence
 	img, err := cvimg.Shrink(img, maxEvidenceSide)
 	if err != nil {
@@ -190,7 +192,10 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 		return ev, rot, conf, nil
 	}
 	tries := order[:2]
-	if conf >= runnerUpBelow {
+	switch {
+	case !zone:
+		tries = nil
+	case conf >= runnerUpBelow:
 		tries = order[:1]
 	}
 	for try, r := range tries {
