@@ -49,6 +49,15 @@ func (r Rotation) Inverse() Rotation {
 	return NewRotation(-r.Turns(), false)
 }
 
+// Flipped returns the code whose upright image is r's mirrored left to
+// right: the same text lines with the same side up, read backwards. Text
+// of letters that look the same mirrored (A, H, I, M, O, T, U, V, W, X,
+// Y, a zone's fillers) tells r from Flipped(r) least.
+func (r Rotation) Flipped() Rotation {
+	// Mirroring after k turns is mirroring first and turning -k.
+	return NewRotation(-r.Turns(), !r.Mirrored())
+}
+
 // MapPoint maps a point of a w x h image through r: it returns where the
 // point lands in the transformed image, and the transformed image's size.
 func (r Rotation) MapPoint(p Point, w, h float64) (Point, float64, float64) {

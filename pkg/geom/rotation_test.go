@@ -31,3 +31,23 @@ func TestUprightOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestFlipped: the image made by Flipped(r) is the one made by r mirrored
+// left to right, for every code, and flipping twice gives r back.
+func TestFlipped(t *testing.T) {
+	const w, h = 40.0, 25.0
+	pts := []Point{{0, 0}, {40, 0}, {3, 7}, {31, 22}}
+	for r := Rotation(0); r < NumRotations; r++ {
+		f := r.Flipped()
+		if f.Mirrored() == r.Mirrored() || f.Flipped() != r {
+			t.Errorf("%v: flipped %v, flipped twice %v", r, f, f.Flipped())
+		}
+		for _, p := range pts {
+			a, aw, _ := r.MapPoint(p, w, h)
+			b, _, _ := f.MapPoint(p, w, h)
+			if want := (Point{X: aw - a.X, Y: a.Y}); b != want {
+				t.Errorf("%v flipped (%v): %v lands at %v, want %v", r, f, p, b, want)
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"image"
 	"log/slog"
+	"slices"
 	"sort"
 
 	"docsuite/pkg/classify"
@@ -138,9 +139,10 @@ func (z *zoneReader) Close() error {
 // orientation reading's size: they give the line count, the orientation,
 // and where a zone can lie. The zone is looked for on the crop turned by
 // the most probable orientation, then, when that is not sure
-// (runnerUpBelow), by the runner-up, and only in a band
-// of wide lines in the lower half of the turned crop: a zone whose check
-// digits verify on the runner-up settles the orientation too. A crop whose
+// (runnerUpBelow), by the runner-up and by the most probable one mirrored
+// (geom.Rotation.Flipped), and only in a band of wide lines in the lower
+// half of the turned crop: a zone whose check digits verify on one of
+// those settles the orientation too. A crop whose
 // long lines slant (cropSlant: a card held off level, not cut out) is
 // turned level first and its lines detected again.
 func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Evidence, geom.Rotation, float64, error) {
@@ -197,6 +199,11 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 		tries = nil
 	case conf >= runnerUpBelow:
 		tries = order[:1]
+	case !slices.Contains(tries, rot.Flipped()):
+		// A zone's fillers and symmetric capitals read nearly as well
+		// mirrored: on a mirrored photograph the text lines can rank the
+		// unmirrored view first and another second, the right one third.
+		tries = []geom.Rotation{order[0], order[1], rot.Flipped()}
 	}
 	for try, r := range tries {
 		v, err := views.at(ctx, r)

@@ -33,6 +33,11 @@ func TestZoneSettlesRealDocuments(t *testing.T) {
 		{"mindee-client-lib-test-data/v1__products__ind_passport__default_sample.jpg", 0, "IND", "ind_passport"},
 		{"mindee-client-lib-test-data/v1__products__ind_passport__default_sample.jpg", 1, "IND", "ind_passport"},
 		{"mindee-client-lib-test-data/v1__products__ind_passport__default_sample.jpg", 3, "IND", "ind_passport"},
+		// Mirrored, the Indian passport's lines read best unmirrored, then
+		// half turned: its zone is found on the third view tried, the
+		// first one mirrored (geom.Rotation.Flipped).
+		{"iAmmarTahir-MASK-RCNN-Dataset/IndPass__Original__25.jpg", 4, "IND", "ind_passport"},
+		{"iAmmarTahir-MASK-RCNN-Dataset/IndPass__Original__25.jpg", 7, "IND", "ind_passport"},
 		{"PassportEye/passporteye__mrz__testdata__100_pass-cze.jpg", 0, "CZE", doctypes.Other},
 		{"PassportEye/passporteye__mrz__testdata__100_id-rou.jpg", 0, "ROU", doctypes.Other},
 	}
