@@ -10,12 +10,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Folder stores objects as files under a root directory. Writes go to a
 // temporary file renamed into place, so readers never see half an object.
 type Folder struct {
 	root string
+	// dirs orders making folders against pruning them in this process:
+	// a Put makes its folder and its temporary file under the read lock,
+	// a Delete prunes emptied folders under the write lock (createTemp).
+	dirs sync.RWMutex
 }
 
 // NewFolder creates the root directory if needed and returns the store.
@@ -78,11 +83,14 @@ func (f *Folder) PutReader(ctx context.Context, key string, r io.Reader, size in
 const mkdirTries = 10
 
 // createTemp makes dir and a temporary file in it. A Delete beside it
-// prunes the folders it empties (pruneEmpty), which may remove dir, or a
-// parent MkdirAll has just found or made, before the file is in it: the
-// folder is then made again. Once the file is in dir, dir is not empty and
-// is not pruned.
+// prunes the folders it empties (pruneEmpty), which could remove dir, or a
+// parent MkdirAll has just found or made, before the file is in it: in
+// this process the lock keeps pruning out until the file is there (then
+// dir is not empty and is not pruned); another process sharing the folder
+// can still race, and the folder is then made again.
 func (f *Folder) createTemp(dir string) (*os.File, error) {
+	f.dirs.RLock()
+	defer f.dirs.RUnlock()
 	// MkdirAll racing a prune answers ENOENT (a parent went) or EEXIST
 	// (a folder it saw went before it could tell it was one).
 	raced := func(err error) bool { return errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) }
@@ -135,6 +143,8 @@ func (f *Folder) Delete(_ context.Context, key string) error {
 
 // pruneEmpty removes empty directories up to the root.
 func (f *Folder) pruneEmpty(dir string) {
+	f.dirs.Lock()
+	defer f.dirs.Unlock()
 	for dir != f.root && strings.HasPrefix(dir, f.root) {
 		if os.Remove(dir) != nil {
 			return
