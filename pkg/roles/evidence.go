@@ -17,7 +17,7 @@ type EvidenceReader struct{ z *zoneReader }
 
 // OpenEvidenceReader loads the models the classifier's evidence needs.
 func OpenEvidenceReader(m config.Models, log *slog.Logger) (*EvidenceReader, error) {
-	z, err := openZoneReader(m, log, false, nil)
+	z, err := openZoneReader(m, log, false, nil, 1)
 	if err != nil {
 		return nil, err
 	}

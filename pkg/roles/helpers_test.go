@@ -45,7 +45,7 @@ func testLog() *slog.Logger {
 // test ends; the test skips when its models are not installed.
 func openTestZoneReader(tb testing.TB, m config.Models) *zoneReader {
 	tb.Helper()
-	zr, err := openZoneReader(m, testLog(), false, nil)
+	zr, err := openZoneReader(m, testLog(), false, nil, 1)
 	if err != nil {
 		tb.Skipf("zone reader models not available: %v", err)
 	}

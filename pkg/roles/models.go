@@ -126,7 +126,7 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 		if wordsErr != nil {
 			return nil, wordsErr
 		}
-		z, err := openZoneReader(m, d.Log, true, words)
+		z, err := openZoneReader(m, d.Log, true, words, workerSize(w))
 		if err == nil {
 			z.spareSettled = true
 		}

@@ -19,7 +19,7 @@ func TestSettledZoneSparesWords(t *testing.T) {
 	m := testModels(true)
 	reads := openTestZoneReader(t, m)
 	cl := openTestClassifier(t, m)
-	spares, err := openZoneReader(m, testLog(), false, nil)
+	spares, err := openZoneReader(m, testLog(), false, nil, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func TestOneDocnetRunServesTypeAndOrientation(t *testing.T) {
 	m := testModels(true)
 	zr := openTestZoneReader(t, m)
 	cl := openTestClassifier(t, m)
-	shared, err := openZoneReader(m, testLog(), true, nil)
+	shared, err := openZoneReader(m, testLog(), true, nil, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

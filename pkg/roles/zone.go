@@ -75,8 +75,11 @@ const minZoneSide = 120
 // its orientation loads no docnet of its own: every read must then come
 // with docnet's orientation logits (ReadLogits), as the classify stage's
 // do from the classifier's run. words is the printed words' table the
-// classifier of the same process holds (nil loads one).
-func openZoneReader(m config.Models, log *slog.Logger, logitsOnly bool, words *classify.TypeWords) (*zoneReader, error) {
+// classifier of the same process holds (nil loads one). engines is how
+// many crops are read at once (the classifier worker's concurrency): each
+// holds a Tesseract engine while it reads its printed words, so fewer
+// engines than crops make the readings wait for one another.
+func openZoneReader(m config.Models, log *slog.Logger, logitsOnly bool, words *classify.TypeWords, engines int) (*zoneReader, error) {
 	rt, err := onnxrt.Open(onnxrt.Options{Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: log})
 	if err != nil {
 		return nil, err
@@ -98,12 +101,12 @@ func openZoneReader(m config.Models, log *slog.Logger, logitsOnly bool, words *c
 	}
 	if !m.PrintedWords {
 		log.Info("printed-word evidence off: PRINTED_WORDS=false")
-	} else if z.tess, err = ocr.New(max(m.Threads, 1)); err != nil {
+	} else if z.tess, err = ocr.New(max(engines, 1)); err != nil {
 		log.Warn("printed-word evidence off: Tesseract did not load", "err", err)
 		z.tess = nil
 	} else if !ocr.HasLanguage(japaneseLang) {
 		log.Info("Japanese words off: Tesseract's Japanese model is not installed (tesseract-ocr-jpn)")
-	} else if z.jpn, err = ocr.New(max(m.Threads, 1), japaneseLang); err != nil {
+	} else if z.jpn, err = ocr.New(max(engines, 1), japaneseLang); err != nil {
 		log.Warn("Japanese words off", "err", err)
 		z.jpn = nil
 	}
