@@ -121,7 +121,9 @@ type ServeOptions struct {
 func Serve[Req, Resp any](nc *nats.Conn, stage string, o ServeOptions, h Handler[Req, Resp]) (*Worker, error) {
 	concurrency, timeout, log := o.Concurrency, o.Timeout, o.Log
 	if concurrency <= 0 {
-		concurrency = runtime.NumCPU()
+		// The CPUs the process may use: GOMAXPROCS follows a container's
+		// CPU limit, where NumCPU counts the host's.
+		concurrency = runtime.GOMAXPROCS(0)
 	}
 	w := &Worker{sem: make(chan struct{}, concurrency), done: make(chan struct{}), observe: o.Observe}
 	sub, err := nc.QueueSubscribe(Subject(stage), stage, func(m *nats.Msg) {

@@ -52,7 +52,7 @@ type Models struct {
 
 // Worker is what every stage worker reads.
 type Worker struct {
-	Concurrency int `env:"WORKER_CONCURRENCY" default:"0" doc:"Requests a worker handles at once (0: number of CPU cores). The classifier and ocr workers hold a Tesseract engine for each (about 20 MB apiece; the classifier about 35 MB more for each Japanese one, made when a crop first needs it)."`
+	Concurrency int `env:"WORKER_CONCURRENCY" default:"0" doc:"Requests a worker handles at once (0: the CPUs the process may use, its container's CPU limit where one is set, as Go's GOMAXPROCS counts them, not the host's cores). The classifier and ocr workers hold a Tesseract engine for each (about 20 MB apiece; the classifier about 35 MB more for each Japanese one, made when a crop first needs it)."`
 }
 
 // Extraction is what the ocr role's recognize method reads to normalise

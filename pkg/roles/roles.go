@@ -91,7 +91,7 @@ func Cropper(ctx context.Context, d Deps, c config.Common, w config.Worker, m co
 // serveStage runs one stage worker with its readiness probe until ctx ends.
 func serveStage[Req, Resp any](ctx context.Context, d Deps, c config.Common, w config.Worker, stage string,
 	h bus.Handler[Req, Resp], probe func() bus.Readiness) error {
-	wk, err := bus.Serve(d.NC, stage, bus.ServeOptions{Concurrency: w.Concurrency, Timeout: c.Timeout(), Log: d.Log,
+	wk, err := bus.Serve(d.NC, stage, bus.ServeOptions{Concurrency: workerSize(w), Timeout: c.Timeout(), Log: d.Log,
 		Observe: d.Stages.HandleObserver(stage)}, h)
 	if err != nil {
 		return err
@@ -138,10 +138,14 @@ func Janitor(ctx context.Context, d Deps, c config.Common, interval time.Duratio
 }
 
 // workerSize is how many requests the worker w configures runs at once
-// (WORKER_CONCURRENCY, 0 meaning the CPU cores), the engines it holds.
+// (WORKER_CONCURRENCY, 0 meaning the CPUs the process may use), the
+// engines it holds. The CPUs are GOMAXPROCS's: in a container limited to
+// two CPUs on a 48-core host it is 2 where runtime.NumCPU says 48: a
+// classifier would otherwise take 48 crops at once, each holding a
+// Tesseract engine and its images, in a container of 2 CPUs and 2 GB.
 func workerSize(w config.Worker) int {
 	if w.Concurrency > 0 {
 		return w.Concurrency
 	}
-	return runtime.NumCPU()
+	return runtime.GOMAXPROCS(0)
 }
