@@ -71,7 +71,7 @@ func readings(ctx context.Context, m config.Models, log *slog.Logger, dir string
 	var mu sync.Mutex
 	var firstErr error
 	done := 0
-	for range runtime.NumCPU() {
+	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
