@@ -334,6 +334,7 @@ func (n *Neural) Find(ctx context.Context, img image.Image) ([]Found, error) {
 			found[i].Quad = refine(lum, found[i].Quad, found[i].scale, b.Dx(), b.Dy())
 		}
 	}
+	found = joinFolds(found)
 	out := make([]Found, len(found))
 	for i, f := range found {
 		for j := range f.Quad {
