@@ -2,6 +2,7 @@ package crop
 
 import (
 	"math"
+	"sort"
 
 	"docsuite/pkg/geom"
 )
@@ -30,8 +31,10 @@ const (
 )
 
 // joinFolds joins, pair by pair, documents that are two halves of one
-// (see above), the pair's better score kept.
+// (see above), the pair's better score kept, and keeps the documents
+// largest first.
 func joinFolds(found []placedRegion) []placedRegion {
+	changed := false
 	for joined := true; joined; {
 		joined = false
 		for i := 0; i < len(found) && !joined; i++ {
@@ -46,9 +49,12 @@ func joinFolds(found []placedRegion) []placedRegion {
 				f.scale = math.Max(found[i].scale, found[j].scale)
 				found[i] = f
 				found = append(found[:j], found[j+1:]...)
-				joined = true
+				joined, changed = true, true
 			}
 		}
+	}
+	if changed {
+		sort.SliceStable(found, func(i, j int) bool { return found[i].Quad.Area() > found[j].Quad.Area() })
 	}
 	return found
 }

@@ -22,13 +22,15 @@ func TestJoinFolds(t *testing.T) {
 	cases := []struct {
 		name  string
 		quads []geom.Quad
-		// want is the documents expected; joined is the one quad wanted
-		// when the pair is joined.
+		// want is the documents expected; joined is the quad wanted
+		// first when a pair is joined.
 		want   int
 		joined geom.Quad
 	}{
 		{"a spread's two pages, 14 px of fold between them",
 			[]geom.Quad{box(-180, -250, 180, -7), box(-180, 7, 180, 250)}, 1, spread},
+		{"a spread's two pages after a card, the spread first once joined",
+			[]geom.Quad{box(250, -100, 420, 100), box(-180, -250, 180, -7), box(-180, 7, 180, 250)}, 2, spread},
 		{"two sheets side by side, 40 px apart",
 			[]geom.Quad{box(-180, -250, 180, -20), box(-180, 20, 180, 250)}, 2, geom.Quad{}},
 		{"a card on a larger document, along part of its side",
@@ -48,9 +50,15 @@ func TestJoinFolds(t *testing.T) {
 			if len(got) != tc.want {
 				t.Fatalf("%d documents, want %d", len(got), tc.want)
 			}
-			if tc.want == 1 {
-				if v := geom.IoU(got[0].Quad, tc.joined); v < 0.98 {
-					t.Errorf("joined quad IoU %.3f with the spread, want >= 0.98", v)
+			if tc.want == len(tc.quads) {
+				return // nothing joined: the caller's order stands
+			}
+			if v := geom.IoU(got[0].Quad, tc.joined); v < 0.98 {
+				t.Errorf("first document's IoU %.3f with the spread, want >= 0.98", v)
+			}
+			for i := 1; i < len(got); i++ {
+				if got[i].Quad.Area() > got[i-1].Quad.Area() {
+					t.Errorf("document %d larger than the one before it: not largest first", i)
 				}
 			}
 		})
