@@ -13,11 +13,15 @@ import (
 
 // Features is the part of the CPU's feature set the gate looks at.
 type Features struct {
-	Brand   string
-	AVX512F bool
-	AVX512B bool // AVX512BW
-	AVX512D bool // AVX512DQ
-	AVX512V bool // AVX512VL
+	Brand string
+	// Family and Model are the processor's CPUID family and model (0 when
+	// unknown): two machines of one brand string, a virtual machine's
+	// "AMD EPYC" say, may be generations apart.
+	Family, Model int
+	AVX512F       bool
+	AVX512B       bool // AVX512BW
+	AVX512D       bool // AVX512DQ
+	AVX512V       bool // AVX512VL
 }
 
 // Host reads the running CPU's features.
@@ -25,6 +29,8 @@ func Host() Features {
 	c := cpuid.CPU
 	return Features{
 		Brand:   c.BrandName,
+		Family:  c.Family,
+		Model:   c.Model,
 		AVX512F: c.Supports(cpuid.AVX512F),
 		AVX512B: c.Supports(cpuid.AVX512BW),
 		AVX512D: c.Supports(cpuid.AVX512DQ),
@@ -58,13 +64,19 @@ func Check(f Features, allowOverride bool) (warning string, err error) {
 }
 
 // Describe names the processor for the time figures of a report: its
-// brand, the cores visible (cores) and whether it has AVX-512. The machines
-// this project is measured on differ by about two times (a Xeon with
-// AVX-512, an EPYC without it), more than most changes do.
+// brand, its CPUID family and model where known, the cores visible
+// (cores) and whether it has AVX-512. The machines this project is
+// measured on differ by up to two times (a Xeon with AVX-512, an EPYC
+// without it; two "AMD EPYC" machines by a third), more than most changes
+// do.
 func (f Features) Describe(cores int) string {
 	avx := "AVX-512"
 	if _, err := Check(f, false); err != nil {
 		avx = "no AVX-512"
 	}
-	return fmt.Sprintf("%s, %d cores, %s", f.Brand, cores, avx)
+	brand := f.Brand
+	if f.Family > 0 {
+		brand = fmt.Sprintf("%s (family %d, model %d)", f.Brand, f.Family, f.Model)
+	}
+	return fmt.Sprintf("%s, %d cores, %s", brand, cores, avx)
 }

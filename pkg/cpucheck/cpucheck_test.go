@@ -44,6 +44,7 @@ func TestDescribe(t *testing.T) {
 		{Features{Brand: "Intel Xeon", AVX512F: true, AVX512B: true, AVX512D: true, AVX512V: true}, 2, "Intel Xeon, 2 cores, AVX-512"},
 		{Features{Brand: "AMD EPYC", AVX512F: true}, 2, "AMD EPYC, 2 cores, no AVX-512"},
 		{Features{Brand: "Laptop"}, 8, "Laptop, 8 cores, no AVX-512"},
+		{Features{Brand: "AMD EPYC", Family: 25, Model: 17, AVX512F: true, AVX512B: true, AVX512D: true, AVX512V: true}, 2, "AMD EPYC (family 25, model 17), 2 cores, AVX-512"},
 	} {
 		if got := tc.f.Describe(tc.cores); got != tc.want {
 			t.Errorf("Describe = %q, want %q", got, tc.want)
