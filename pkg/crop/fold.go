@@ -100,7 +100,8 @@ func foldUnion(a, b geom.Quad) (geom.Quad, bool) {
 // seamEnd reports whether p and q, ends of the two halves' seam sides,
 // lie close enough along and across the seam a0 → a1 of length l.
 func seamEnd(p, q, a0, a1 geom.Point, l float64) bool {
-	dx, dy := (a1.X-a0.X)/dist(a0, a1), (a1.Y-a0.Y)/dist(a0, a1)
+	d := dist(a0, a1)
+	dx, dy := (a1.X-a0.X)/d, (a1.Y-a0.Y)/d
 	ex, ey := q.X-p.X, q.Y-p.Y
 	along, across := math.Abs(ex*dx+ey*dy), math.Abs(-ex*dy+ey*dx)
 	return along <= math.Max(foldMinPx, foldAlongTol*l) && across <= math.Max(foldMinPx, foldAcrossTol*l)

@@ -189,7 +189,7 @@ func outerEdge(profiles []sideProfile, inner line, strength float64, rad int, nx
 			continue
 		}
 		h, k := p.peak(lo, hi, rad, nx, ny)
-		if k <= 0 || k >= len(p.g)-1 || math.Abs(h.g) < math.Abs(p.g[k-1]) || math.Abs(h.g) < math.Abs(p.g[k+1]) {
+		if math.Abs(h.g) < math.Abs(p.g[k-1]) || math.Abs(h.g) < math.Abs(p.g[k+1]) {
 			continue // the tail of a stronger edge, not a peak
 		}
 		hits = append(hits, h)
@@ -207,7 +207,7 @@ func outerEdge(profiles []sideProfile, inner line, strength float64, rad int, nx
 	if on < outerOn*len(profiles)/10 {
 		return line{}, false
 	}
-	if math.Abs(l.dx*inner.dy-l.dy*inner.dx) > math.Sin(3*math.Pi/180) {
+	if angleBetween(l, inner) > 3 {
 		return line{}, false
 	}
 	// The outer line's midpoint must lie outward of the inner line.

@@ -30,36 +30,32 @@ func TestRefineTakesTheDocumentsOuterEdge(t *testing.T) {
 		u, v := dx*cs-dy*sn, dx*sn+dy*cs
 		return math.Max(math.Abs(u)-200, math.Abs(v)-140)
 	}
+	// banded is a page inside a band (a cover's rim, a printed border)
+	// on a table.
+	banded := func(page, band, table float64) func(x, y int) float64 {
+		return func(x, y int) float64 {
+			switch {
+			case in(ir, x, y):
+				return page
+			case in(or, x, y):
+				return band
+			}
+			return table
+		}
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	cases := []struct {
 		name string
 		lum  func(x, y int) float64
-		want geom.Quad
 	}{
-		{"pages inside a dark cover on a grey table", func(x, y int) float64 {
-			switch {
-			case in(ir, x, y):
-				return 220
-			case in(or, x, y):
-				return 40
-			}
-			return 120
-		}, outer},
-		{"printed border band at the paper's edge", func(x, y int) float64 {
-			switch {
-			case in(ir, x, y):
-				return 225
-			case in(or, x, y):
-				return 140
-			}
-			return 180
-		}, outer},
+		{"pages inside a dark cover on a grey table", banded(220, 40, 120)},
+		{"printed border band at the paper's edge", banded(225, 140, 180)},
 		{"paper on a noisy dark background", func(x, y int) float64 {
 			if in(or, x, y) {
 				return 220
 			}
 			return 100 + 50*rng.Float64() - 25
-		}, outer},
+		}},
 		{"paper with a soft shadow around it", func(x, y int) float64 {
 			if d := distOut(x, y); d <= 0 {
 				return 200
@@ -67,7 +63,7 @@ func TestRefineTakesTheDocumentsOuterEdge(t *testing.T) {
 				return 90 + 60*d/8
 			}
 			return 150
-		}, outer},
+		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -80,7 +76,7 @@ func TestRefineTakesTheDocumentsOuterEdge(t *testing.T) {
 			// The network's quad: the outer rectangle 2 px inside.
 			found := rotRect(320, 240, 396, 276, angle)
 			got := refine(lumaOf(img), found, scale, w, h)
-			if v := geom.IoU(got, tc.want); v < 0.99 {
+			if v := geom.IoU(got, outer); v < 0.99 {
 				t.Errorf("IoU with the document %.4f, want >= 0.99 (inner rectangle %.4f); quad %v", v, geom.IoU(got, inner), got)
 			}
 		})
