@@ -115,6 +115,7 @@ ENV PATH=/opt/docsuite/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sb
     ONNXRUNTIME_LIB=/opt/docsuite/lib/libonnxruntime.so.1 \
     OMP_THREAD_LIMIT=1 \
     OPENCV_LOG_LEVEL=ERROR \
+    ORT_DISABLE_TELEMETRY=1 \
     HTTP_ADDR=0.0.0.0:8080
 USER 10001:10001
 VOLUME ["/opt/docsuite/data"]

@@ -90,12 +90,13 @@ func Main(r Role, args []string, stdout, stderr io.Writer) int {
 // A role that runs models first makes sure OMP_THREAD_LIMIT and
 // OPENCV_LOG_LEVEL are in its environment, starting itself again with them
 // when they are not (reexecWithStartEnv); when that fails it runs on,
-// slower, and says so.
+// slower, and says so. The role logs to a duplicate of stderr (logStream),
+// which native libraries redirecting descriptor 2 leave alone.
 func Exit(r Role) {
 	if r.Models != nil {
 		if err := reexecWithStartEnv(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 		}
 	}
-	os.Exit(Main(r, os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(Main(r, os.Args[1:], os.Stdout, logStream()))
 }

@@ -22,6 +22,7 @@ import (
 	"image"
 	"image/draw"
 	"os"
+	"sync"
 
 	"github.com/otiai10/gosseract/v2"
 )
@@ -107,6 +108,18 @@ func (w *worker) close() {
 	}
 }
 
+// tesseractInit serialises the Tesseract initialisations of the whole
+// process. gosseract's Init points the process's standard error (file
+// descriptor 2) at /dev/null while Tesseract loads its languages, to catch
+// its messages, and points it back afterwards. Two engines initialised at
+// once (the all-in-one's classifier, orienter and ocr roles filling their
+// pools at the first requests) each kept the descriptor they found as the
+// one to restore, the second one /dev/null, and the process's stderr
+// stayed /dev/null: every log line after the first requests was lost. The
+// descriptor is the process's, so the lock is too: the one piece of
+// package-level state here.
+var tesseractInit sync.Mutex
+
 // newClient returns a Tesseract engine initialised with the languages.
 // gosseract initialises Tesseract at the first recognition, and that Init
 // resets the page segmentation mode set before it: the first field each
@@ -131,7 +144,10 @@ func (e *Engine) newClient() (*gosseract.Client, error) {
 		_ = c.Close()
 		return nil, fmt.Errorf("ocr: blank image: %w", err)
 	}
-	if _, err := c.Text(); err != nil {
+	tesseractInit.Lock()
+	_, err := c.Text() // gosseract's Init, see tesseractInit
+	tesseractInit.Unlock()
+	if err != nil {
 		_ = c.Close()
 		return nil, fmt.Errorf("ocr: initialise languages %v: %w", e.langs, err)
 	}

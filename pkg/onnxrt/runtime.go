@@ -25,6 +25,14 @@ const DefaultLibrary = ".cache/onnxruntime/libonnxruntime.so.1"
 // when Options.Library is empty.
 const LibraryEnv = "ONNXRUNTIME_LIB"
 
+// TelemetryEnv is ONNX Runtime's switch for the usage reports its Linux
+// builds make since 1.30: with it unset the library writes a device
+// identifier and an event cache under ~/.cache/Microsoft/DeveloperTools,
+// a log in /tmp, and queues events for Microsoft's collector. The suite
+// runs in closed networks, so Open sets it to 1 before the library starts
+// (the library reads it once, then); a value an operator sets is kept.
+const TelemetryEnv = "ORT_DISABLE_TELEMETRY"
+
 // Options configure a Runtime.
 type Options struct {
 	// Library is the path of libonnxruntime.so.1. Empty means $ONNXRUNTIME_LIB,
@@ -78,18 +86,41 @@ func Open(opts Options) (*Runtime, error) {
 	environment.mu.Lock()
 	defer environment.mu.Unlock()
 	if environment.refs == 0 {
-		ort.SetSharedLibraryPath(lib)
-		if err := ort.InitializeEnvironment(ort.WithLogLevelError()); err != nil {
-			return nil, fmt.Errorf("onnxrt: initialise ONNX Runtime from %s: %w", lib, err)
+		if err := initialise(lib, log); err != nil {
+			return nil, err
 		}
 		environment.library = lib
-		log.Info("ONNX Runtime initialised", "library", lib, "version", ort.GetVersion())
 	} else if environment.library != lib {
 		return nil, fmt.Errorf("onnxrt: ONNX Runtime already initialised from %s, cannot also load %s",
 			environment.library, lib)
 	}
 	environment.refs++
 	return &Runtime{opts: opts, log: log, library: lib}, nil
+}
+
+// initialise loads the library and creates the process's environment with
+// the library's telemetry off (see TelemetryEnv).
+func initialise(lib string, log *slog.Logger) error {
+	value, set := os.LookupEnv(TelemetryEnv)
+	if !set {
+		value = "1"
+		// With cgo, os.Setenv sets the C environment the library reads.
+		if err := os.Setenv(TelemetryEnv, value); err != nil {
+			return fmt.Errorf("onnxrt: set %s: %w", TelemetryEnv, err)
+		}
+	}
+	ort.SetSharedLibraryPath(lib)
+	if err := ort.InitializeEnvironment(ort.WithLogLevelError()); err != nil {
+		return fmt.Errorf("onnxrt: initialise ONNX Runtime from %s: %w", lib, err)
+	}
+	telemetry := "off"
+	if value != "1" {
+		telemetry = "left to the library by " + TelemetryEnv + "=" + value
+	} else if err := ort.DisableTelemetry(); err != nil {
+		log.Warn("ONNX Runtime: could not turn its telemetry events off", "err", err)
+	}
+	log.Info("ONNX Runtime initialised", "library", lib, "version", ort.GetVersion(), "telemetry", telemetry)
+	return nil
 }
 
 // Close releases this Runtime's hold on the environment; the last Close
