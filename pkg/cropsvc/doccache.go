@@ -12,13 +12,17 @@ import (
 // docCache keeps recently opened documents so the pages of one file, sent
 // as separate crop requests, do not each re-read and re-open the input.
 // Entries are reference-counted: an evicted document is closed only when
-// its last user is done.
+// its last user is done. An entry unused for the TTL is evicted by a timer,
+// not at the next request: a PDF or DJVU is held as a temporary file, a
+// copy of the client's document that must not outlive the request by more
+// than the TTL on a service left idle.
 type docCache struct {
 	mu    sync.Mutex
 	max   int
 	ttl   time.Duration
 	order *list.List // of *cacheEntry, most recent first
 	byKey map[string]*list.Element
+	sweep *time.Timer // pending expiry; nil when the cache is empty or closed
 }
 
 type cacheEntry struct {
@@ -66,7 +70,28 @@ func (c *docCache) get(ctx context.Context, key string, open func(context.Contex
 	for c.order.Len() > c.max {
 		c.evictLocked(c.order.Back())
 	}
+	if c.sweep == nil {
+		c.sweep = time.AfterFunc(c.ttl, c.expire)
+	}
 	return doc, c.releaser(e), nil
+}
+
+// expire evicts the entries unused for the TTL and, while entries remain,
+// runs again when the least recently used of them reaches it.
+func (c *docCache) expire() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sweep == nil { // closed meanwhile
+		return
+	}
+	now := time.Now()
+	c.expireLocked(now)
+	back := c.order.Back()
+	if back == nil {
+		c.sweep = nil
+		return
+	}
+	c.sweep.Reset(back.Value.(*cacheEntry).used.Add(c.ttl).Sub(now) + time.Millisecond)
 }
 
 func (c *docCache) releaser(e *cacheEntry) func() {
@@ -107,6 +132,10 @@ func (c *docCache) evictLocked(el *list.Element) {
 func (c *docCache) close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.sweep != nil {
+		c.sweep.Stop()
+		c.sweep = nil
+	}
 	for c.order.Len() > 0 {
 		c.evictLocked(c.order.Back())
 	}
