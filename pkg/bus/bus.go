@@ -102,6 +102,7 @@ type Worker struct {
 	sem     chan struct{}
 	done    chan struct{}
 	observe func(time.Duration)
+	timeout time.Duration // of one request
 }
 
 // ServeOptions tunes a worker.
@@ -125,7 +126,7 @@ func Serve[Req, Resp any](nc *nats.Conn, stage string, o ServeOptions, h Handler
 		// CPU limit, where NumCPU counts the host's.
 		concurrency = runtime.GOMAXPROCS(0)
 	}
-	w := &Worker{sem: make(chan struct{}, concurrency), done: make(chan struct{}), observe: o.Observe}
+	w := &Worker{sem: make(chan struct{}, concurrency), done: make(chan struct{}), observe: o.Observe, timeout: timeout}
 	sub, err := nc.QueueSubscribe(Subject(stage), stage, func(m *nats.Msg) {
 		w.sem <- struct{}{} // back-pressure: NATS buffers further messages
 		go func() {
@@ -188,10 +189,27 @@ func safeCall(ctx context.Context, data []byte, fn func(context.Context, []byte)
 	return fn(ctx, data)
 }
 
-// Stop unsubscribes after the in-flight requests finish.
+// Stop unsubscribes and returns once every request the worker received
+// has been answered. NATS hands the requests it had already buffered to
+// the subscription's callback until the subscription closes, each waiting
+// there for a free slot, so the slots are taken (to wait for the last
+// requests running) only once it has closed: taken earlier, they left a
+// request that was waiting for one unanswered, its caller waiting out its
+// timeout. A drain that outlasts the request timeout is given up on.
 func (w *Worker) Stop() error {
+	closed := w.sub.StatusChanged(nats.SubscriptionClosed)
 	if err := w.sub.Drain(); err != nil {
 		return fmt.Errorf("bus: drain: %w", err)
+	}
+	bound := w.timeout
+	if bound <= 0 {
+		bound = time.Minute
+	}
+	wait := time.NewTimer(bound)
+	defer wait.Stop()
+	select {
+	case <-closed:
+	case <-wait.C:
 	}
 	for i := 0; i < cap(w.sem); i++ {
 		w.sem <- struct{}{}

@@ -153,3 +153,54 @@ func startNATS2(t *testing.T, nc *nats.Conn) *nats.Conn {
 	t.Cleanup(c.Close)
 	return c
 }
+
+// TestStopAnswersWhatItHolds stops a busy worker, as a role does on
+// SIGTERM, while requests wait for it: every request it had already
+// received must still be answered before Stop returns, none left to run
+// into its timeout (one was: Stop took the free slots while a request
+// NATS had handed over waited for one).
+func TestStopAnswersWhatItHolds(t *testing.T) {
+	nc := startNATS(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	started := make(chan struct{}, 8)
+	w, err := Serve(nc, "slow", ServeOptions{Concurrency: 1, Timeout: 10 * time.Second, Log: log}, func(ctx context.Context, r echoReq) (echoResp, error) {
+		started <- struct{}{}
+		time.Sleep(150 * time.Millisecond)
+		return echoResp{Key: r.Key}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 4
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			key := string(rune('a' + i))
+			resp, err := Request[echoReq, echoResp](ctx, nc, "slow", echoReq{Key: key})
+			if err == nil && resp.Key != key {
+				err = errors.New("answered " + resp.Key + " for " + key)
+			}
+			errs <- err
+		}()
+	}
+	<-started
+	if err := nc.Flush(); err != nil { // the other requests are on their way to the worker
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	stopped := time.Now()
+	if err := w.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(stopped)
+	for range n {
+		if err := <-errs; err != nil {
+			t.Errorf("a request the worker held when stopped: %v", err)
+		}
+	}
+	if took < 300*time.Millisecond {
+		t.Errorf("Stop returned after %v, before the requests it held (150 ms each, one at a time) were done", took)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -28,6 +29,9 @@ import (
 // instance is an all-in-one started in-process for a test.
 type instance struct {
 	base string
+	// stop cancels the all-in-one's context, as SIGTERM does, and waits for
+	// it to return (once; the test's cleanup calls it too).
+	stop func() error
 }
 
 // startAllInOne runs the real all-in-one (embedded NATS, folder store,
@@ -77,7 +81,19 @@ func tryAllInOne(t *testing.T, env map[string]string) (*instance, error) {
 	done := make(chan error, 1)
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	go func() { done <- run(ctx, cfg, log) }()
-	in := &instance{base: "http://" + addr}
+	var once sync.Once
+	var stopErr error
+	in := &instance{base: "http://" + addr, stop: func() error {
+		once.Do(func() {
+			cancel()
+			select {
+			case stopErr = <-done:
+			case <-time.After(30 * time.Second):
+				stopErr = errors.New("did not stop within 30s")
+			}
+		})
+		return stopErr
+	}}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		select {
@@ -97,14 +113,8 @@ func tryAllInOne(t *testing.T, env map[string]string) (*instance, error) {
 		}
 	}
 	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("all-in-one stopped with %v", err)
-			}
-		case <-time.After(30 * time.Second):
-			t.Error("all-in-one did not stop within 30s")
+		if err := in.stop(); err != nil {
+			t.Errorf("all-in-one stopped with %v", err)
 		}
 	})
 	return in, nil

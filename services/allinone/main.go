@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -60,20 +61,47 @@ func run(ctx context.Context, cfg config.AllInOne, log *slog.Logger) error {
 		return err
 	}
 	d := roles.NewDeps(nc, st, log)
-	g, gctx := errgroup.WithContext(ctx)
-	roles.ServeInternal(gctx, d, cfg.Common.MetricsAddr)
-	g.Go(func() error { return roles.Cropper(gctx, d, cfg.Common, cfg.Worker, cfg.Models, cfg.TempDir) })
-	g.Go(func() error { return roles.Classifier(gctx, d, cfg.Common, cfg.Worker, cfg.Models) })
-	g.Go(func() error { return roles.Orienter(gctx, d, cfg.Common, cfg.Worker, cfg.Models) })
-	g.Go(func() error {
-		return roles.OCR(gctx, d, cfg.Common, cfg.Worker, cfg.Models, cfg.Extraction, cfg.TempDir)
+	return serve(ctx, d, cfg)
+}
+
+// serve runs the roles until ctx ends or one fails. The gateway stops
+// first, answering the requests it has taken (within the pipeline
+// timeout), and only then the stage workers and the janitor it needs for
+// them: stopped together, the workers left the requests in flight on
+// SIGTERM to fail with 503 dependency_down, or to wait out their timeout.
+func serve(ctx context.Context, d roles.Deps, cfg config.AllInOne) error {
+	gwCtx, stopGateway := context.WithCancel(ctx)
+	defer stopGateway()
+	wCtx, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWorkers()
+	roles.ServeInternal(wCtx, d, cfg.Common.MetricsAddr)
+	var workers errgroup.Group
+	worker := func(run func(context.Context) error) {
+		workers.Go(func() error {
+			err := run(wCtx)
+			if err != nil {
+				stopGateway() // a failed role stops the process, the gateway first
+			}
+			return err
+		})
+	}
+	worker(func(ctx context.Context) error {
+		return roles.Cropper(ctx, d, cfg.Common, cfg.Worker, cfg.Models, cfg.TempDir)
 	})
-	g.Go(func() error { return roles.Fraud(gctx, d, cfg.Common, cfg.Worker, cfg.Models, cfg.TempDir) })
-	g.Go(func() error {
-		return roles.Janitor(gctx, d, cfg.Common, time.Duration(cfg.JanitorInterval)*time.Second)
+	worker(func(ctx context.Context) error { return roles.Classifier(ctx, d, cfg.Common, cfg.Worker, cfg.Models) })
+	worker(func(ctx context.Context) error { return roles.Orienter(ctx, d, cfg.Common, cfg.Worker, cfg.Models) })
+	worker(func(ctx context.Context) error {
+		return roles.OCR(ctx, d, cfg.Common, cfg.Worker, cfg.Models, cfg.Extraction, cfg.TempDir)
 	})
-	g.Go(func() error { return roles.Gateway(gctx, d, cfg.Gateway) })
-	err = g.Wait()
-	_ = nc.Drain()
-	return err
+	worker(func(ctx context.Context) error {
+		return roles.Fraud(ctx, d, cfg.Common, cfg.Worker, cfg.Models, cfg.TempDir)
+	})
+	worker(func(ctx context.Context) error {
+		return roles.Janitor(ctx, d, cfg.Common, time.Duration(cfg.JanitorInterval)*time.Second)
+	})
+	gwErr := roles.Gateway(gwCtx, d, cfg.Gateway)
+	stopWorkers()
+	wErr := workers.Wait()
+	_ = d.NC.Drain()
+	return errors.Join(gwErr, wErr)
 }
