@@ -56,7 +56,8 @@ type wireError struct {
 
 // Request sends req to a stage and decodes its answer into a Resp. A
 // worker's catalogue error comes back as the same *apierr.Error; no worker
-// answering is a dependency_down error, a deadline a pipeline_timeout.
+// answering is a dependency_down error, a deadline a pipeline_timeout, a
+// cancelled ctx context.Canceled.
 func Request[Req, Resp any](ctx context.Context, nc *nats.Conn, stage string, req Req) (Resp, error) {
 	var out Resp
 	data, err := json.Marshal(req)
@@ -69,6 +70,9 @@ func Request[Req, Resp any](ctx context.Context, nc *nats.Conn, stage string, re
 		return out, apierr.Wrap(apierr.DependencyDown, err, fmt.Sprintf("No %s worker is running", stage))
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout):
 		return out, apierr.Wrap(apierr.PipelineTimeout, err, "")
+	case errors.Is(err, context.Canceled):
+		// The caller gave up (a client gone, a shutdown), not the bus.
+		return out, fmt.Errorf("bus: %s request: %w", stage, err)
 	case err != nil:
 		return out, apierr.Wrap(apierr.DependencyDown, err, "Message bus unavailable")
 	}

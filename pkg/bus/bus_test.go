@@ -204,3 +204,31 @@ func TestStopAnswersWhatItHolds(t *testing.T) {
 		t.Errorf("Stop returned after %v, before the requests it held (150 ms each, one at a time) were done", took)
 	}
 }
+
+// TestCancelledRequestIsNotTheBus cancels a request while its worker runs:
+// the error is the caller's context.Canceled, not a dependency_down
+// ("Message bus unavailable") an operator would go looking at NATS for.
+func TestCancelledRequestIsNotTheBus(t *testing.T) {
+	nc := startNATS(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	running := make(chan struct{}, 1)
+	w, err := Serve(nc, "busy", ServeOptions{Concurrency: 1, Timeout: 5 * time.Second, Log: log}, func(ctx context.Context, r echoReq) (echoResp, error) {
+		running <- struct{}{}
+		time.Sleep(300 * time.Millisecond)
+		return echoResp{Key: r.Key}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.Stop() })
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-running; cancel() }()
+	_, err = Request[echoReq, echoResp](ctx, nc, "busy", echoReq{Key: "k"})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v, want context.Canceled", err)
+	}
+	var e *apierr.Error
+	if errors.As(err, &e) {
+		t.Errorf("a cancelled request became the catalogue error %s", e.Code)
+	}
+}
