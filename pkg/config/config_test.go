@@ -58,8 +58,12 @@ func TestBadValues(t *testing.T) {
 		if err := Load(&g, ""); err != nil {
 			t.Fatal(err)
 		}
-		if err := g.Validate(); err == nil || !strings.Contains(err.Error(), "STORE_KIND") {
-			t.Errorf("want STORE_KIND rejected, got %v", err)
+		err := g.Validate()
+		if err == nil || !strings.Contains(err.Error(), "STORE_KIND") {
+			t.Fatalf("want STORE_KIND rejected, got %v", err)
+		}
+		if n := strings.Count(err.Error(), "invalid configuration"); n != 1 {
+			t.Errorf("the message says \"invalid configuration\" %d times: %v", n, err)
 		}
 	})
 }

@@ -6,7 +6,11 @@ import (
 )
 
 // Validate checks the values every role shares.
-func (c Common) Validate() error {
+func (c Common) Validate() error { return joinErrs(c.Problems()) }
+
+// Problems lists what is wrong with the shared values, one sentence each
+// (empty when nothing is), for a role's own Validate to add its own to.
+func (c Common) Problems() []string {
 	var errs []string
 	if c.PipelineTimeout <= 0 {
 		errs = append(errs, "PIPELINE_TIMEOUT must be > 0")
@@ -24,15 +28,12 @@ func (c Common) Validate() error {
 	default:
 		errs = append(errs, fmt.Sprintf("LOGURU_LEVEL=%q is not a level", c.LogLevel))
 	}
-	return joinErrs(errs)
+	return errs
 }
 
 // Validate checks the gateway's values.
 func (g Gateway) Validate() error {
-	var errs []string
-	if err := g.Common.Validate(); err != nil {
-		errs = append(errs, err.Error())
-	}
+	errs := g.Common.Problems()
 	if g.MinFileBytes < 0 || g.MaxFileBytes <= g.MinFileBytes {
 		errs = append(errs, "MAX_FILE_BYTES must exceed MIN_FILE_BYTES")
 	}

@@ -94,10 +94,7 @@ func parseProxy(s string) (*url.URL, error) {
 // Validate checks the daemon's configuration: a token, an https
 // LICENSE_URL, a positive interval and a well-formed proxy.
 func Validate(c config.License) error {
-	var errs []string
-	if err := c.Common.Validate(); err != nil {
-		errs = append(errs, err.Error())
-	}
+	errs := c.Common.Problems()
 	if strings.TrimSpace(c.Token) == "" {
 		errs = append(errs, "LICENSE_TOKEN is required")
 	}
