@@ -5,6 +5,7 @@
 SHELL := /bin/bash
 export GOFLAGS := -buildvcs=false
 export OMP_THREAD_LIMIT := 1
+export ORT_DISABLE_TELEMETRY := 1
 export OPENCV_LOG_LEVEL := ERROR
 ROOT := $(CURDIR)
 BIN := $(ROOT)/bin

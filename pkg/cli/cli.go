@@ -87,10 +87,10 @@ func Main(r Role, args []string, stdout, stderr io.Writer) int {
 }
 
 // Exit runs Main with the process's arguments and exits with its code.
-// A role that runs models first makes sure OMP_THREAD_LIMIT and
-// OPENCV_LOG_LEVEL are in its environment, starting itself again with them
-// when they are not (reexecWithStartEnv); when that fails it runs on,
-// slower, and says so. The role logs to a duplicate of stderr (logStream),
+// A role that runs models first makes sure OMP_THREAD_LIMIT,
+// OPENCV_LOG_LEVEL and ORT_DISABLE_TELEMETRY are in its environment,
+// starting itself again with them when they are not (reexecWithStartEnv);
+// when that fails it runs on, slower, and says so. The role logs to a duplicate of stderr (logStream),
 // which native libraries redirecting descriptor 2 leave alone.
 func Exit(r Role) {
 	if r.Models != nil {

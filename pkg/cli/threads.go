@@ -14,8 +14,12 @@ import (
 //     times slower on two cores with more than one thread a page;
 //   - OPENCV_LOG_LEVEL=ERROR: OpenCV's warnings (a TIFF strip it cannot
 //     read, say, which the decoder already reports as a corrupt file) are
-//     plain text on stderr, among the process's JSON log lines.
-var startEnv = []string{"OMP_THREAD_LIMIT=1", "OPENCV_LOG_LEVEL=ERROR"}
+//     plain text on stderr, among the process's JSON log lines;
+//   - ORT_DISABLE_TELEMETRY=1: ONNX Runtime's usage reports off (see
+//     onnxrt.TelemetryEnv). onnxrt.Open sets it too when it is unset, but
+//     in the environment from the start no goroutine changes the C
+//     environment while another native library reads it.
+var startEnv = []string{"OMP_THREAD_LIMIT=1", "OPENCV_LOG_LEVEL=ERROR", "ORT_DISABLE_TELEMETRY=1"}
 
 // withStartEnv returns environ with each startEnv setting it does not name
 // at all added, and whether any was (an operator's own value, even empty,

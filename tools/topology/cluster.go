@@ -258,7 +258,7 @@ func (c *Cluster) roleEnv(role string, extra map[string]string) []string {
 		"MINIO_ACCESS_KEY": c.MinioAccess, "MINIO_SECRET_KEY": c.MinioSecret, "MINIO_BUCKET": "docsuite",
 		"MODELS_DIR":      filepath.Join(c.opts.Root, "models"),
 		"ONNXRUNTIME_LIB": filepath.Join(c.opts.Root, ".cache/onnxruntime/libonnxruntime.so.1"),
-		"INSTANCE_ID":     "topology", "OMP_THREAD_LIMIT": "1", "OPENCV_LOG_LEVEL": "ERROR",
+		"INSTANCE_ID":     "topology", "OMP_THREAD_LIMIT": "1", "OPENCV_LOG_LEVEL": "ERROR", "ORT_DISABLE_TELEMETRY": "1",
 	}
 	for _, m := range []map[string]string{c.opts.Env, c.opts.RoleEnv[role], extra} {
 		for k, v := range m {
