@@ -90,8 +90,9 @@ func Main(r Role, args []string, stdout, stderr io.Writer) int {
 // A role that runs models first makes sure OMP_THREAD_LIMIT,
 // OPENCV_LOG_LEVEL and ORT_DISABLE_TELEMETRY are in its environment,
 // starting itself again with them when they are not (reexecWithStartEnv);
-// when that fails it runs on, slower, and says so. The role logs to a duplicate of stderr (logStream),
-// which native libraries redirecting descriptor 2 leave alone.
+// when that fails it runs on, slower, and says so. The role logs to a
+// duplicate of stderr (logStream), which native libraries redirecting
+// descriptor 2 leave alone.
 func Exit(r Role) {
 	if r.Models != nil {
 		if err := reexecWithStartEnv(); err != nil {

@@ -113,11 +113,9 @@ func initialise(lib string, log *slog.Logger) error {
 	if err := ort.InitializeEnvironment(ort.WithLogLevelError()); err != nil {
 		return fmt.Errorf("onnxrt: initialise ONNX Runtime from %s: %w", lib, err)
 	}
-	telemetry := "off"
+	telemetry := "off" // the variable alone turns it off, before the environment exists
 	if value != "1" {
 		telemetry = "left to the library by " + TelemetryEnv + "=" + value
-	} else if err := ort.DisableTelemetry(); err != nil {
-		log.Warn("ONNX Runtime: could not turn its telemetry events off", "err", err)
 	}
 	log.Info("ONNX Runtime initialised", "library", lib, "version", ort.GetVersion(), "telemetry", telemetry)
 	return nil

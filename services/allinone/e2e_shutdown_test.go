@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"io"
-	"mime/multipart"
 	"net/http"
 	"testing"
 )
@@ -25,16 +23,7 @@ func TestShutdownAnswersRequestsInFlight(t *testing.T) {
 	answers := make(chan answer, n)
 	for range n {
 		go func() {
-			var body bytes.Buffer
-			mw := multipart.NewWriter(&body)
-			w, err := mw.CreateFormFile("image", "scan.jpg")
-			if err != nil {
-				answers <- answer{err: err}
-				return
-			}
-			_, _ = w.Write(page)
-			_ = mw.Close()
-			resp, err := http.Post(in.base+"/pipelines/run/classify", mw.FormDataContentType(), &body)
+			resp, err := in.send("/pipelines/run/classify", "image", page)
 			if err != nil {
 				answers <- answer{err: err}
 				return

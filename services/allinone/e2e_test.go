@@ -124,21 +124,27 @@ func tryAllInOne(t *testing.T, env map[string]string) (*instance, error) {
 // otherwise) and decodes the JSON answer.
 func (in *instance) post(t *testing.T, path, field string, data []byte) (int, map[string]any) {
 	t.Helper()
+	resp, err := in.send(path, field, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return decodeBody(t, resp)
+}
+
+// send posts a file as post does and returns the answer unread; it is safe
+// to call from several goroutines.
+func (in *instance) send(path, field string, data []byte) (*http.Response, error) {
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	if field != "" {
 		w, err := mw.CreateFormFile(field, "upload.bin")
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		_, _ = w.Write(data)
 	}
 	_ = mw.Close()
-	resp, err := http.Post(in.base+path, mw.FormDataContentType(), &body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return decodeBody(t, resp)
+	return http.Post(in.base+path, mw.FormDataContentType(), &body)
 }
 
 // formPart is one part of a multipart body: a file when filename is set,
