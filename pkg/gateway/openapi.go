@@ -55,6 +55,10 @@ func OpenAPI() obj {
 	health := obj{"summary": "Health (HEAD answers the same status without a body)", "responses": obj{
 		"200": obj{"description": "Every dependency classification needs answers: {success: true, version, checks}. checks also report the OCR and forgery-check workers (ocr, fraud), which do not fail the check: their routes answer 503 while they are not running."},
 		"503": obj{"description": "A dependency (NATS, store, license, a stage or its model) is down; checks name it."}}}
+	docsPageOp := obj{"summary": "Interactive API page (Swagger UI, served from the binary, works offline; HEAD answers the same without a body)",
+		"responses": obj{"200": obj{"description": "The page.", "content": obj{"text/html": obj{"schema": obj{"type": "string"}}}}}}
+	openAPIOp := obj{"summary": "This OpenAPI 3 document (HEAD answers the same without a body)",
+		"responses": obj{"200": obj{"description": "The document.", "content": obj{"application/json": obj{"schema": obj{"type": "object"}}}}}}
 	stageDesc := func(what string) string {
 		return what + " Served by its own stage worker; while that worker is not deployed the answer is 503 naming it."
 	}
@@ -79,8 +83,10 @@ func OpenAPI() obj {
 					"200": obj{"description": "Done: the method's response body."},
 					"202": obj{"description": "Not done yet", "content": obj{"application/json": obj{"schema": obj{"$ref": "#/components/schemas/Pending"}}}},
 				}, errRefs)}},
-			"/healthcheck": obj{"get": health, "head": health},
-			"/metrics":     obj{"get": obj{"summary": "Prometheus metrics", "responses": obj{"200": obj{"description": "Text exposition format."}}}},
+			"/healthcheck":  obj{"get": health, "head": health},
+			"/docs":         obj{"get": docsPageOp, "head": docsPageOp},
+			"/openapi.json": obj{"get": openAPIOp, "head": openAPIOp},
+			"/metrics":      obj{"get": obj{"summary": "Prometheus metrics", "responses": obj{"200": obj{"description": "Text exposition format."}}}},
 		},
 		"components": obj{"schemas": schemas()},
 	}

@@ -131,13 +131,14 @@ func (s *Server) routes() *gin.Engine {
 	hosted.POST("/recognize", s.handleRecognize(true))
 	r.GET("/result/:task_id", s.handleResult)
 
-	// Load balancers probe with HEAD as often as with GET.
+	// Load balancers probe with HEAD as often as with GET; the API page
+	// and its document answer HEAD too (docs/api.md).
 	for _, m := range []string{http.MethodGet, http.MethodHead} {
 		r.Handle(m, "/healthcheck", s.handleHealth)
 		r.Handle(m, "/openapi.json", s.handleOpenAPI)
+		r.Handle(m, "/docs", s.handleDocs)
+		r.Handle(m, "/docs/:asset", s.handleDocsAsset)
 	}
-	r.GET("/docs", s.handleDocs)
-	r.GET("/docs/:asset", s.handleDocsAsset)
 	r.GET("/metrics", gin.WrapH(s.metrics.handler()))
 	return r
 }
