@@ -243,6 +243,11 @@ func (s *Server) handleResult(c *gin.Context) {
 		if st.Error != nil && st.Error.Code >= 400 {
 			status = st.Error.Code
 		}
+		// A task's 503 (a dependency down, a pipeline timeout) is answered
+		// as every 503 is: with Retry-After, sending again may succeed.
+		if status == http.StatusServiceUnavailable {
+			c.Header("Retry-After", "5")
+		}
 		c.JSON(status, st.Error)
 	default:
 		body, err := s.queue.Result(c.Request.Context(), st)
