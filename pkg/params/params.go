@@ -95,7 +95,12 @@ func (r *reader) int(name string, def, lo, hi int) int {
 	return n
 }
 
-// positive reads a number > 0.
+// maxScore bounds the number parameters from above (the spec documents
+// it as their maximum): a threshold has no use beyond it, and it keeps
+// +Inf out.
+const maxScore = 1e9
+
+// positive reads a number in (0, maxScore].
 func (r *reader) positive(name string, def float64) float64 {
 	s, ok := r.raw(name)
 	if !ok || s == "" {
@@ -106,7 +111,11 @@ func (r *reader) positive(name string, def float64) float64 {
 		r.fail(name, "value is not a valid number", "type_error.float")
 		return def
 	}
-	if !(f > 0) || f > 1e9 {
+	if f > maxScore {
+		r.fail(name, fmt.Sprintf("ensure this value is less than or equal to %d", int(maxScore)), "value_error.number.not_le")
+		return def
+	}
+	if !(f > 0) {
 		r.fail(name, "ensure this value is greater than 0", "value_error.number.not_gt")
 		return def
 	}

@@ -1,8 +1,10 @@
 package params
 
 import (
+	"encoding/json"
 	"net/url"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"docsuite/pkg/apierr"
@@ -71,9 +73,72 @@ func TestRecognize(t *testing.T) {
 	}
 }
 
+// TestSpecBoundsAndDefaults ties the documented defaults, minima and
+// maxima (what /openapi.json publishes) to the parser: a request without
+// the parameter gets the documented default, a value on a bound is taken,
+// one past it is refused by name.
+func TestSpecBoundsAndDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		spec  []Param
+		parse func(url.Values) (any, error)
+	}{
+		{"classify", ClassifySpec(), func(q url.Values) (any, error) { return ParseClassify(q) }},
+		{"recognize", RecognizeSpec(), func(q url.Values) (any, error) { return ParseRecognize(q) }},
+	} {
+		got, err := tc.parse(url.Values{})
+		if err != nil {
+			t.Fatalf("%s: defaults: %v", tc.name, err)
+		}
+		raw, _ := json.Marshal(got)
+		var parsed map[string]any
+		_ = json.Unmarshal(raw, &parsed)
+		for _, p := range tc.spec {
+			if p.Default != nil {
+				want, _ := json.Marshal(p.Default)
+				have, _ := json.Marshal(parsed[p.Name])
+				if string(want) != string(have) {
+					t.Errorf("%s: %s defaults to %s, documented %s", tc.name, p.Name, have, want)
+				}
+			}
+			if p.Type != "integer" && p.Type != "number" || p.Deprecated {
+				continue
+			}
+			step := 1.0
+			if p.Type == "number" {
+				step = 1e-3
+			}
+			check := func(v float64, ok bool) {
+				s := strconv.FormatFloat(v, 'f', -1, 64)
+				_, err := tc.parse(url.Values{p.Name: {s}})
+				if ok && err != nil {
+					t.Errorf("%s: %s=%s is within the documented bounds but refused: %v", tc.name, p.Name, s, err)
+				}
+				if e := apierr.As(err); !ok && (err == nil || e.Code != apierr.InvalidParameter || e.Detail[0].Loc[1] != p.Name) {
+					t.Errorf("%s: %s=%s is outside the documented bounds but not refused by name: %v", tc.name, p.Name, s, err)
+				}
+			}
+			if p.Type == "number" {
+				// Documented as exclusiveMinimum 0.
+				check(0, false)
+				check(step, true)
+			}
+			if p.Minimum != nil {
+				check(*p.Minimum, true)
+				check(*p.Minimum-step, false)
+			}
+			if p.Maximum == nil {
+				t.Errorf("%s: %s has no documented maximum, but the parser has one", tc.name, p.Name)
+				continue
+			}
+			check(*p.Maximum, true)
+			check(*p.Maximum+max(step, *p.Maximum*1e-6), false)
+		}
+	}
+}
+
 // TestSpecMatchesParser ties the documented parameters to the parser: a
-// documented typed parameter given a wrong value must be refused by name,
-// and every documented default must be what the parser fills in.
+// documented typed parameter given a wrong value must be refused by name.
 func TestSpecMatchesParser(t *testing.T) {
 	bad := map[string]string{"integer": "x", "number": "x", "boolean": "maybe"}
 	for _, tc := range []struct {
@@ -95,5 +160,15 @@ func TestSpecMatchesParser(t *testing.T) {
 				t.Errorf("%s: %s=%s not refused by name: %v", tc.name, p.Name, v, err)
 			}
 		}
+	}
+}
+
+// TestTooLargeScoreSaysSo: a threshold over the maximum is refused as too
+// large, not with "ensure this value is greater than 0".
+func TestTooLargeScoreSaysSo(t *testing.T) {
+	_, err := ParseClassify(url.Values{"max_blur_score": {"1e10"}})
+	e := apierr.As(err)
+	if len(e.Detail) != 1 || e.Detail[0].Type != "value_error.number.not_le" || e.Detail[0].Msg != "ensure this value is less than or equal to 1000000000" {
+		t.Errorf("got %v (%+v)", err, e.Detail)
 	}
 }
