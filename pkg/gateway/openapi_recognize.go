@@ -34,7 +34,7 @@ func recognizeSchema() obj {
 		"confidence": obj{"type": "number", "minimum": 0, "maximum": 1, "description": "Calibrated confidence of the type (1 with mode=recognize_only)."},
 		"page":       obj{"type": "integer", "description": "1-based page"},
 		"rotation":   obj{"type": "integer", "minimum": 0, "maximum": 7, "description": "As in classify: turns the document upright."},
-		"crop":       obj{"type": "string", "description": "data:image/jpeg;base64 upright crop, with return_crops=true."},
+		"crop":       obj{"type": "string", "description": "data:image/jpeg;base64 upright crop, with return_crops=true (with mode=recognize_only, the page as sent: the image the fields' coords lie on)."},
 	}}
 	return obj{"type": "object", "required": []string{"task_id", "items", "pages_count", "page_count", "docs_count"}, "properties": obj{
 		"task_id": obj{"type": "string", "pattern": "^[0-9a-f]{32}$"},

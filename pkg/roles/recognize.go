@@ -1,10 +1,13 @@
 package roles
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/jpeg"
 	"log/slog"
 	"net/url"
 	"slices"
@@ -208,7 +211,9 @@ func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, n no
 // recognizeOnly treats every page as one upright document of the first
 // requested type (the image comes from an earlier classification). Pages
 // are read side by side, as many as the extractor has Tesseracts (one
-// decoded page each in memory); the answer keeps the pages' order.
+// decoded page each in memory); the answer keeps the pages' order. With
+// return_crops each item's crop is its page, the image its fields' coords
+// lie on.
 func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, n normalizers, req stages.MethodRequest, p params.Recognize, tempDir string, resp *RecognizeResponse) error {
 	data, err := d.Store.Get(ctx, req.InputKey)
 	if err != nil {
@@ -241,6 +246,11 @@ func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, n normaliz
 			b := img.Bounds()
 			items[i] = RecognizeItem{DocType: res.DocType, Fields: res.Fields, Confidence: 1, Page: i + 1,
 				DocCoords: [][2]int{{b.Min.X, b.Min.Y}, {b.Max.X, b.Min.Y}, {b.Min.X, b.Max.Y}, {b.Max.X, b.Max.Y}}}
+			if p.ReturnCrops {
+				if items[i].Crop, err = cropURI(img); err != nil {
+					return fmt.Errorf("recognize: page %d: %w", i+1, err)
+				}
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			done++
@@ -253,4 +263,18 @@ func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, n normaliz
 	}
 	resp.Items = append(resp.Items, items...)
 	return nil
+}
+
+// cropQuality is the JPEG quality of a returned crop, the one the orient
+// stage writes classified documents' crops at.
+const cropQuality = 90
+
+// cropURI is img as the data URI a returned crop is:
+// data:image/jpeg;base64,...
+func cropURI(img image.Image) (string, error) {
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: cropQuality}); err != nil {
+		return "", fmt.Errorf("encode crop: %w", err)
+	}
+	return "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()), nil
 }

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"image"
+	"image/jpeg"
 	"net/http"
+	"strings"
 	"testing"
 
 	"docsuite/pkg/synth"
@@ -12,15 +16,21 @@ import (
 // TestRecognizePassport sends a scan of a factory passport main spread to
 // /pipelines/run/recognize as an already classified document
 // (mode=recognize_only) and to the hosted /recognize, and checks the
-// answer's shape and the fields the machine-readable zone settles.
+// answer's shape, the fields the machine-readable zone settles, and the
+// crop: absent by default, the page itself (on which the fields' coords
+// lie) with return_crops=true.
 func TestRecognizePassport(t *testing.T) {
 	up, truth := factoryScan(t, "passport_main", 0)
 	scan := encodePNG(t, up)
 	in := startAllInOne(t, nil)
-	for _, path := range []string{
-		"/pipelines/run/recognize?mode=recognize_only&doc_type=passport_main",
-		"/recognize?token=any&mode=recognize_only&doc_type=passport_main",
+	for _, tc := range []struct {
+		path     string
+		wantCrop bool
+	}{
+		{"/pipelines/run/recognize?mode=recognize_only&doc_type=passport_main", false},
+		{"/recognize?token=any&mode=recognize_only&doc_type=passport_main&return_crops=true", true},
 	} {
+		path := tc.path
 		status, body := in.post(t, path, "image", scan)
 		items, _ := body["items"].([]any)
 		if status != http.StatusOK || len(items) != 1 || body["docs_count"] != 1.0 {
@@ -41,6 +51,25 @@ func TestRecognizePassport(t *testing.T) {
 			if c <= 0 || c > 1 || len(coords) != 4 {
 				t.Errorf("%s: %s confidence %v coords %v", path, f, fv["confidence"], fv["coords"])
 			}
+		}
+		uri, hasCrop := item["crop"].(string)
+		if hasCrop != tc.wantCrop {
+			t.Errorf("%s: crop present %v, want %v", path, hasCrop, tc.wantCrop)
+			continue
+		}
+		if !hasCrop {
+			continue
+		}
+		data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(uri, "data:image/jpeg;base64,"))
+		if err != nil || !strings.HasPrefix(uri, "data:image/jpeg;base64,") {
+			t.Fatalf("%s: crop %.40q: %v", path, uri, err)
+		}
+		crop, err := jpeg.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%s: crop: %v", path, err)
+		}
+		if cb, ub := crop.Bounds(), up.Bounds(); cb.Dx() != ub.Dx() || cb.Dy() != ub.Dy() {
+			t.Errorf("%s: crop %dx%d, want the page's %dx%d", path, cb.Dx(), cb.Dy(), ub.Dx(), ub.Dy())
 		}
 	}
 }
