@@ -27,16 +27,20 @@ func OpenAPI() obj {
 				"description": "The file, one per request (a second image part answers 422): JPEG, PNG, BMP, GIF, HEIC, HEIF (one page), TIFF, PDF or DJVU (one page or many); 1 KB to 30 MB."}},
 		}}}}
 	errRefs := errorResponses()
+	// Hosted-compatible paths need the token in the query or the Token
+	// header; /result takes it when the task was created with one.
+	tokenSecurity := []obj{{"token": []string{}}, {"tokenHeader": []string{}}}
 	op := func(summary, desc, schema string, spec []params.Param, withToken bool) obj {
-		ps := queryParams(spec)
-		if withToken {
-			ps = append([]obj{{"name": "token", "in": "query", "required": true, "schema": obj{"type": "string"},
-				"description": "License key (also accepted in the Token header)."}}, ps...)
-		}
-		return obj{"post": obj{"summary": summary, "description": desc, "parameters": ps, "requestBody": multipart,
+		post := obj{"summary": summary, "description": desc, "parameters": queryParams(spec), "requestBody": multipart,
 			"responses": merge(obj{"200": obj{"description": "Processed: the method's body. With async=true, accepted: the AsyncAccepted body at once; fetch the method's body from /result/{task_id}.",
 				"content": obj{"application/json": obj{"schema": obj{"oneOf": []obj{
-					{"$ref": "#/components/schemas/" + schema}, {"$ref": "#/components/schemas/AsyncAccepted"}}}}}}}, errRefs)}}
+					{"$ref": "#/components/schemas/" + schema}, {"$ref": "#/components/schemas/AsyncAccepted"}}}}}}}, errRefs)}
+		if withToken {
+			// The token as a security scheme: the page's Authorize button
+			// takes it once for every call (the service description).
+			post["security"] = tokenSecurity
+		}
+		return obj{"post": post}
 	}
 	classifyDesc := "Finds every document in the file, cuts it out, names its type and turns it upright. " +
 		"rotation = k + 4m: mirror left-right when m = 1, then turn k times 90 degrees clockwise to make the upright crop. " +
@@ -77,8 +81,8 @@ func OpenAPI() obj {
 			"/result/{task_id}": obj{"get": obj{"summary": "Result of an async task",
 				"description": "Poll every 1-2 seconds. Answers the method's body when done, 202 while queued or running, the task's own error when it failed. A task is readable by the token that created it (on-premises tasks: without a token). The task_id of a request answered synchronously answers 404 (errno 8) saying so until the result TTL has passed: its result was in that reply and is not kept.",
 				"parameters": []obj{
-					{"name": "task_id", "in": "path", "required": true, "schema": obj{"type": "string", "pattern": "^[0-9a-fA-F]{32}$"}, "description": "As the method answered it (lower case; upper case is read the same)."},
-					{"name": "token", "in": "query", "schema": obj{"type": "string"}, "description": "The token the task was created with."}},
+					{"name": "task_id", "in": "path", "required": true, "schema": obj{"type": "string", "pattern": "^[0-9a-fA-F]{32}$"}, "description": "As the method answered it (lower case; upper case is read the same)."}},
+				"security": append([]obj{{}}, tokenSecurity...),
 				"responses": merge(obj{
 					"200": obj{"description": "Done: the method's response body."},
 					"202": obj{"description": "Not done yet", "content": obj{"application/json": obj{"schema": obj{"$ref": "#/components/schemas/Pending"}}}},
@@ -88,7 +92,10 @@ func OpenAPI() obj {
 			"/openapi.json": obj{"get": openAPIOp, "head": openAPIOp},
 			"/metrics":      obj{"get": obj{"summary": "Prometheus metrics", "responses": obj{"200": obj{"description": "Text exposition format."}}}},
 		},
-		"components": obj{"schemas": schemas()},
+		"components": obj{"schemas": schemas(), "securitySchemes": obj{
+			"token": obj{"type": "apiKey", "in": "query", "name": "token",
+				"description": "License key of the hosted-compatible paths /classify and /recognize (checked as AUTH_MODE says); /result answers their tasks to the same key only. The on-premises paths (/pipelines/run/...) take none."},
+			"tokenHeader": obj{"type": "apiKey", "in": "header", "name": "Token", "description": "The same key in the Token header."}}},
 	}
 }
 

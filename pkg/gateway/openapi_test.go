@@ -151,3 +151,53 @@ func TestHeadAnswersAsGet(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenIsASecurityScheme: the hosted-compatible paths declare the
+// token as a security scheme, so the API page has the Authorize button
+// the service description speaks of, and the scheme is where the gateway
+// reads it (the token query parameter, or the Token header).
+func TestTokenIsASecurityScheme(t *testing.T) {
+	doc := OpenAPI()
+	schemes, _ := dig(doc, "components", "securitySchemes").(obj)
+	for name, want := range map[string][2]string{"token": {"query", "token"}, "tokenHeader": {"header", "Token"}} {
+		s, _ := schemes[name].(obj)
+		if s["type"] != "apiKey" || s["in"] != want[0] || s["name"] != want[1] {
+			t.Errorf("security scheme %s = %v, want apiKey in %s named %s", name, s, want[0], want[1])
+		}
+	}
+	for _, p := range []string{"/classify", "/recognize"} {
+		sec, _ := dig(doc, "paths", p, "post", "security").([]obj)
+		if len(sec) != 2 {
+			t.Errorf("%s: security %v, want the token schemes", p, sec)
+		}
+	}
+	if sec, _ := dig(doc, "paths", "/result/{task_id}", "get", "security").([]obj); len(sec) != 3 || len(sec[0]) != 0 {
+		t.Errorf("/result: security %v, want optional token schemes", sec)
+	}
+	if sec := dig(doc, "paths", "/pipelines/run/classify", "post", "security"); sec != nil {
+		t.Errorf("on-premises classify asks for a token: %v", sec)
+	}
+	// No operation also lists token as a plain parameter.
+	for p, item := range doc["paths"].(obj) {
+		for m, op := range item.(obj) {
+			ps, _ := op.(obj)["parameters"].([]obj)
+			for _, q := range ps {
+				if q["name"] == "token" {
+					t.Errorf("%s %s lists token as a parameter besides the security scheme", m, p)
+				}
+			}
+		}
+	}
+}
+
+// dig walks nested objects by keys; nil when one is missing.
+func dig(v any, keys ...string) any {
+	for _, k := range keys {
+		m, ok := v.(obj)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
