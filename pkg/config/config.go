@@ -75,7 +75,7 @@ type Gateway struct {
 	PageParallel   int    `env:"PAGE_PARALLELISM" default:"4" doc:"Pages of one file cut out at once (each page's documents are classified as soon as it is cut, at most 8 documents of a file at once)."`
 	MaxInFlight    int    `env:"MAX_INFLIGHT" default:"64" doc:"Synchronous requests processed at once per gateway; more answer 503 with Retry-After."`
 	AsyncRunners   int    `env:"ASYNC_RUNNERS" default:"2" doc:"Async tasks one gateway runs at once."`
-	AuthMode       string `env:"AUTH_MODE" default:"open" doc:"Token check of hosted paths (/classify, /recognize, /result): open (any non-empty token), file (TOKENS_FILE), kv (NATS KV bucket tokens), license (equal to LICENSE_TOKEN)."`
+	AuthMode       string `env:"AUTH_MODE" default:"open" doc:"Token check of the hosted paths /classify and /recognize: open (any non-empty token), file (TOKENS_FILE), kv (NATS KV bucket tokens), license (equal to LICENSE_TOKEN). /result is not checked again: it answers a task only to the token that created it."`
 	TokensFile     string `env:"TOKENS_FILE" default:"" doc:"File with one accepted token per line (AUTH_MODE=file)."`
 	LicenseEnforce bool   `env:"LICENSE_ENFORCE" default:"false" doc:"true: refuse requests with 403 unless the license daemon reports a valid license (production); false: evaluation mode."`
 	LicenseToken   string `env:"LICENSE_TOKEN" default:"" secret:"true" doc:"Installation license key (also checked by AUTH_MODE=license)."`
@@ -89,9 +89,9 @@ type Stage struct {
 	Models
 	Worker
 	Extraction
-	FaceAPIURL      string `env:"FACE_API_URL" default:"" doc:"Face API address (face operations; empty: off)."`
-	FaceAPIUser     string `env:"FACE_API_USERNAME" default:"" doc:"Face API user name."`
-	FaceAPIPassword string `env:"FACE_API_PASSWORD" default:"" secret:"true" doc:"Face API password."`
+	FaceAPIURL      string `env:"FACE_API_URL" default:"" doc:"Face API address, for the face operations of the service family (face comparison, selfie check, liveness), which this release does not offer: read by the stage workers and shown by --check-config, used by nothing yet (the all-in-one does not read it)."`
+	FaceAPIUser     string `env:"FACE_API_USERNAME" default:"" doc:"Face API user name (see FACE_API_URL: used by nothing yet)."`
+	FaceAPIPassword string `env:"FACE_API_PASSWORD" default:"" secret:"true" doc:"Face API password (see FACE_API_URL: used by nothing yet)."`
 	TempDir         string `env:"TMPDIR" default:"" doc:"Directory for temporary files of PDF/DJVU decoding (default: system temp): a copy of each PDF or DJVU posted, kept while its pages are cut and removed 30 s after the last one, with or without further requests."`
 }
 
