@@ -39,7 +39,7 @@ func (s *Server) readUpload(c *gin.Context, fields map[string]bool) (*upload, er
 			Loc: []string{"header", "Content-Type"}, Msg: fmt.Sprintf("expected multipart/form-data, got %q", ct), Type: "type_error"}}}
 	}
 	if c.Request.ContentLength > s.cfg.MaxFileBytes+multipartSlack {
-		return nil, apierr.New(apierr.FileTooLarge, "")
+		return nil, s.tooLarge()
 	}
 	body := http.MaxBytesReader(c.Writer, c.Request.Body, s.cfg.MaxFileBytes+multipartSlack)
 	c.Request.Body = body
@@ -57,7 +57,7 @@ func (s *Server) readUpload(c *gin.Context, fields map[string]bool) (*upload, er
 			return up, nil
 		}
 		if err != nil {
-			return nil, bodyError(err)
+			return nil, s.bodyError(err)
 		}
 		if name := part.FormName(); fields[name] {
 			return nil, fieldNotQuery(name)
@@ -73,10 +73,10 @@ func (s *Server) readUpload(c *gin.Context, fields map[string]bool) (*upload, er
 		}
 		data, err := io.ReadAll(io.LimitReader(part, s.cfg.MaxFileBytes+1))
 		if err != nil {
-			return nil, bodyError(err)
+			return nil, s.bodyError(err)
 		}
 		if int64(len(data)) > s.cfg.MaxFileBytes {
-			return nil, apierr.New(apierr.FileTooLarge, "")
+			return nil, s.tooLarge()
 		}
 		if part.FileName() == "" && strings.TrimSpace(string(data)) != "" && len(data) < 64 {
 			// A text field named image: "text instead of a file".
@@ -84,7 +84,7 @@ func (s *Server) readUpload(c *gin.Context, fields map[string]bool) (*upload, er
 				Loc: []string{"body", "image"}, Msg: "expected a file, got a text value", Type: "type_error.file"}}}
 		}
 		if int64(len(data)) < s.cfg.MinFileBytes {
-			return nil, apierr.New(apierr.FileTooSmall, "")
+			return nil, s.tooSmall()
 		}
 		f, err := decode.Sniff(data)
 		if err != nil {
@@ -95,6 +95,31 @@ func (s *Server) readUpload(c *gin.Context, fields map[string]bool) (*upload, er
 		// field after the file is refused like one sent before it.
 		up = &upload{data: data, format: f}
 	}
+}
+
+// tooLarge refuses a file over MAX_FILE_BYTES, naming the limit in
+// force: the catalogue's message names the default (30 MB), which an
+// installation that raised or lowered it would contradict.
+func (s *Server) tooLarge() error {
+	return apierr.New(apierr.FileTooLarge, "File is too large: it must be smaller than "+sizeText(s.cfg.MaxFileBytes))
+}
+
+// tooSmall refuses a file under MIN_FILE_BYTES, naming the limit in force.
+func (s *Server) tooSmall() error {
+	return apierr.New(apierr.FileTooSmall, "File is too small: it must be larger than "+sizeText(s.cfg.MinFileBytes))
+}
+
+// sizeText writes a byte count as the contract writes its limits: whole
+// megabytes or kilobytes (of 1024) as "30 MB" or "1 KB", anything else in
+// bytes.
+func sizeText(n int64) string {
+	switch {
+	case n > 0 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n > 0 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // fieldNotQuery refuses a parameter sent as a multipart form field.
@@ -118,10 +143,10 @@ func missingImage() error {
 		Loc: []string{"body", "image"}, Msg: "field required", Type: "value_error.missing"}}}
 }
 
-func bodyError(err error) error {
+func (s *Server) bodyError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return apierr.New(apierr.FileTooLarge, "")
+		return s.tooLarge()
 	}
 	return apierr.Wrap(apierr.NotMultipart, err, "Malformed multipart body")
 }
