@@ -3,6 +3,7 @@ package extract
 import (
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"docsuite/pkg/mrz"
@@ -115,12 +116,24 @@ func sexText(s string) string {
 	return ""
 }
 
+// earliestYear is the earliest year of a passport's date (a birth date
+// of the oldest holders): an earlier one is a misreading.
+const earliestYear = 1900
+
+// date is a date as dd.mm.yyyy; "" when the digits read are no date of
+// the calendar (a month 42, a 31 February, a year before earliestYear),
+// which only a misreading gives: the field is then read another way or
+// left out, never answered impossible.
 func date(s string) string {
 	m := reDate.FindStringSubmatch(strings.ReplaceAll(s, " ", ""))
 	if m == nil {
 		return ""
 	}
-	return m[1] + "." + m[2] + "." + m[3]
+	d := m[1] + "." + m[2] + "." + m[3]
+	if t, err := time.Parse("02.01.2006", d); err != nil || t.Year() < earliestYear {
+		return ""
+	}
+	return d
 }
 
 func code(s string) string {

@@ -19,7 +19,7 @@ func recognizeSchema() obj {
 				"code read (use_internal_api) or the address service's form (normalization_fias)."},
 	}}
 	passport := "passport_main has 13 fields: series_and_number (\"dddd dddddd\"), surname, first_name, other_names (Russian capitals), " +
-		"sex (\"МУЖ.\" or \"ЖЕН.\"), date_of_birth and date_of_issue (dd.mm.yyyy), place_of_birth, issuing_authority (Russian capitals), " +
+		"sex (\"МУЖ.\" or \"ЖЕН.\"), date_of_birth and date_of_issue (dd.mm.yyyy, a date of the calendar), place_of_birth, issuing_authority (Russian capitals), " +
 		"subdivision_code (\"ddd-ddd\"), mrz_1 and mrz_2 (the machine-readable lines), page_number (\"2-3\"). A field that is neither in a " +
 		"readable machine-readable zone nor legible on the image is left out. Each is chosen between the machine-readable zone " +
 		"(check digits verified) and the visual zone. passport_registration, passport_registration_handwritten and " +
