@@ -35,6 +35,18 @@ type valueLine struct {
 	text string
 	conf float64
 	rect image.Rectangle
+	// words are the line's words, placed on the crop like rect.
+	words []ocr.Word
+}
+
+// on is l placed on the words that print want (a line holding two
+// fields, the sex and the birth date or the issue date and the code, puts
+// each on its own words); l itself when no words do.
+func (l valueLine) on(want string) valueLine {
+	if box, ok := wordsBox(l.words, want); ok {
+		l.rect = box
+	}
+	return l
 }
 
 // readBlock reads a block with Tesseract and returns its value lines:
@@ -54,8 +66,13 @@ func (x *Extractor) readBlock(ctx context.Context, img image.Image, r image.Rect
 		words := make([]string, len(l.Words))
 		sum := 0.0
 		var lr image.Rectangle
+		placed := make([]ocr.Word, len(l.Words))
 		for i, w := range l.Words {
 			words[i] = strings.ToUpper(w.Text)
+			placed[i] = w
+			for k := range w.Coords {
+				placed[i].Coords[k] = [2]int{w.Coords[k][0] + r.Min.X, w.Coords[k][1] + r.Min.Y}
+			}
 			// Dates and codes pass their format check; Tesseract often
 			// scores them near zero all the same.
 			sum += max(w.Confidence, numericFloor(w.Text))
@@ -66,7 +83,7 @@ func (x *Extractor) readBlock(ctx context.Context, img image.Image, r image.Rect
 				lr = lr.Union(wr)
 			}
 		}
-		out = append(out, valueLine{text: strings.Join(words, " "), conf: sum / float64(len(words)), rect: lr.Add(r.Min)})
+		out = append(out, valueLine{text: strings.Join(words, " "), conf: sum / float64(len(words)), rect: lr.Add(r.Min), words: placed})
 	}
 	return out, nil
 }
@@ -96,8 +113,9 @@ func (x *Extractor) byOrder(ctx context.Context, img image.Image, place placemen
 			if !reDateIn.MatchString(l.text) {
 				continue
 			}
-			set("date_of_birth", l, date(reDateIn.FindString(l.text)))
-			set("sex", l, sexText(l.text))
+			set("date_of_birth", l.on(reDateIn.FindString(l.text)), date(reDateIn.FindString(l.text)))
+			sex := sexText(l.text)
+			set("sex", l.on(strings.TrimSuffix(sex, ".")), sex)
 			if x.fitsRow(place, "date_of_birth", l.rect, b) {
 				// The form lies where the template says (the factory's
 				// form, a flat scan): each name is the line in its
@@ -151,9 +169,9 @@ func (x *Extractor) byOrder(ctx context.Context, img image.Image, place placemen
 			if !reDateIn.MatchString(l.text) {
 				continue
 			}
-			set("date_of_issue", l, date(reDateIn.FindString(l.text)))
+			set("date_of_issue", l.on(reDateIn.FindString(l.text)), date(reDateIn.FindString(l.text)))
 			if c := reCodeIn.FindString(strings.Replace(l.text, reDateIn.FindString(l.text), "", 1)); c != "" {
-				set("subdivision_code", l, code(c))
+				set("subdivision_code", l.on(c), code(c))
 			}
 			if i > 0 {
 				al := lines[0]

@@ -205,6 +205,17 @@ func (r stampReading) fields() (string, Fields) {
 		conf := 0.9 * sum / float64(max(n, 1))
 		out[name] = Field{Text: text, Confidence: round3(max(conf, floor)), Coords: r.s.quadOf(box)}
 	}
+	// putWords is put on the words of line l that print want (the code
+	// and the date share their line), on the line when no words do.
+	putWords := func(name, text string, l ocr.Line, want string, floor float64) {
+		put(name, text, []ocr.Line{l}, floor)
+		if f, ok := out[name]; ok {
+			if box, ok := wordsBox(l.Words, want); ok {
+				f.Coords = r.s.quadOf(box)
+				out[name] = f
+			}
+		}
+	}
 	// Lines other than the heading and the date line, in order.
 	var dateLine *ocr.Line
 	var body []ocr.Line
@@ -229,11 +240,12 @@ func (r stampReading) fields() (string, Fields) {
 		return RegistrationDeregistered, out
 	}
 	if dateLine != nil {
+		t := strings.ToUpper(dateLine.Text)
 		if r.dated {
-			put("registration_date", date, []ocr.Line{*dateLine}, 0.6)
+			putWords("registration_date", date, *dateLine, reStampDate.FindString(strings.ReplaceAll(t, " ", "")), 0.6)
 		}
-		if m := reStampCode.FindStringSubmatch(strings.ToUpper(dateLine.Text)); m != nil {
-			put("subdivision_code", m[1]+"-"+m[2], []ocr.Line{*dateLine}, 0.6)
+		if m := reStampCode.FindStringSubmatch(t); m != nil {
+			putWords("subdivision_code", m[1]+"-"+m[2], *dateLine, m[0], 0.6)
 		}
 	}
 	// The street is the line with the house number; the locality what
