@@ -222,14 +222,15 @@ func Date(yymmdd string, now time.Time, future bool) (time.Time, error) {
 	mm := int(yymmdd[2]-'0')*10 + int(yymmdd[3]-'0')
 	dd := int(yymmdd[4]-'0')*10 + int(yymmdd[5]-'0')
 	year := now.Year()/100*100 + yy
-	if future {
-		if year < now.Year()-50 {
-			year += 100
-		}
-	} else if year > now.Year() {
-		year -= 100
+	if future && year < now.Year()-50 {
+		year += 100
 	}
-	t := time.Date(year, time.Month(mm), dd, 0, 0, 0, 0, time.UTC)
+	at := func(year int) time.Time { return time.Date(year, time.Month(mm), dd, 0, 0, 0, 0, time.UTC) }
+	t := at(year)
+	if !future && t.After(now) {
+		// Later than now, even later this year: the century before.
+		t = at(year - 100)
+	}
 	if t.Month() != time.Month(mm) || t.Day() != dd || mm == 0 || dd == 0 {
 		return time.Time{}, fmt.Errorf("mrz: date %q does not exist", yymmdd)
 	}
