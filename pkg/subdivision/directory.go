@@ -14,6 +14,7 @@
 package subdivision
 
 import (
+	"bufio"
 	"bytes"
 	_ "embed" // the shipped directory
 	"encoding/csv"
@@ -63,9 +64,14 @@ func Load(path string, only bool) (*Directory, error) {
 }
 
 // read adds the entries of a CSV file: a header line "code,authority",
-// then one office a line; later entries win.
+// then one office a line; later entries win. A UTF-8 byte-order mark,
+// which spreadsheets write before "CSV UTF-8", is skipped.
 func (d *Directory) read(r io.Reader, name string) error {
-	cr := csv.NewReader(r)
+	br := bufio.NewReader(r)
+	if c, _, err := br.ReadRune(); err == nil && c != '\ufeff' {
+		_ = br.UnreadRune()
+	}
+	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = 2
 	cr.Comment = '#'
 	head, err := cr.Read()

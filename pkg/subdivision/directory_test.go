@@ -48,6 +48,11 @@ func TestOverride(t *testing.T) {
 	if err := os.WriteFile(good, []byte("code,authority\n770-001,\"ОТДЕЛ УФМС РОССИИ ПО ГОР. МОСКВЕ, ПО РАЙОНУ\"\n"+shippedCode+",новое имя\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Spreadsheets save "CSV UTF-8" with a byte-order mark and CRLF lines.
+	bom := filepath.Join(dir, "bom.csv")
+	if err := os.WriteFile(bom, []byte("\ufeffcode,authority\r\n770-002,ОТДЕЛ МВД\r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	bad := filepath.Join(dir, "bad.csv")
 	if err := os.WriteFile(bad, []byte("code,authority\n77-001,X\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -64,6 +69,7 @@ func TestOverride(t *testing.T) {
 		{"wins on a shipped code", good, false, false, shippedCode, "НОВОЕ ИМЯ"},
 		{"keeps the other shipped codes", good, false, false, synth.SubdivisionDirectory()[1].Code, synth.SubdivisionDirectory()[1].Authority},
 		{"replaces", good, true, false, synth.SubdivisionDirectory()[1].Code, ""},
+		{"byte-order mark and CRLF", bom, false, false, "770-002", "ОТДЕЛ МВД"},
 		{"malformed code", bad, false, true, "", ""},
 		{"missing file", filepath.Join(dir, "none.csv"), false, true, "", ""},
 		{"only without a file", "", true, true, "", ""},
