@@ -58,7 +58,7 @@ func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, m conf
 			z.close()
 		}
 	}()
-	h := func(ctx context.Context, req stages.MethodRequest) (json.RawMessage, error) {
+	run := func(ctx context.Context, req stages.MethodRequest) (json.RawMessage, error) {
 		switch {
 		case req.Method != "fraud":
 			return nil, fmt.Errorf("fraud: unknown method %q", req.Method)
@@ -74,6 +74,10 @@ func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, m conf
 			return nil, ctx.Err()
 		}
 		return checkFraud(ctx, d, a, meta, req, tempDir, workerSize(w))
+	}
+	h := func(ctx context.Context, req stages.MethodRequest) (stages.MethodReply, error) {
+		body, err := run(ctx, req)
+		return methodReply(ctx, d, req, body, err)
 	}
 	probe := func() bus.Readiness {
 		if an == nil {

@@ -77,7 +77,7 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config
 			ext.close()
 		}
 	}()
-	h := func(ctx context.Context, req stages.MethodRequest) (json.RawMessage, error) {
+	run := func(ctx context.Context, req stages.MethodRequest) (json.RawMessage, error) {
 		// fulltext reads zones with the extraction's reader: it waits for
 		// the models too, and reads without them when they failed.
 		select {
@@ -100,6 +100,10 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config
 			zr = ext.zone.WithSecondReading()
 		}
 		return fulltext(ctx, d, eng, zr, req, tempDir)
+	}
+	h := func(ctx context.Context, req stages.MethodRequest) (stages.MethodReply, error) {
+		body, err := run(ctx, req)
+		return methodReply(ctx, d, req, body, err)
 	}
 	probe := func() bus.Readiness {
 		if eng == nil {

@@ -4,6 +4,8 @@
 package stages
 
 import (
+	"encoding/json"
+
 	"docsuite/pkg/geom"
 )
 
@@ -133,6 +135,15 @@ type MethodRequest struct {
 	// MaxPages and MaxPixels are the deployment's decoding limits.
 	MaxPages  int   `json:"max_pages"`
 	MaxPixels int64 `json:"max_pixels"`
+}
+
+// MethodReply is a method stage's answer: the method's response body, or,
+// when the body is too large for one bus message (the crops of a large
+// photo, the text of a long file), BodyKey, the object-store key the
+// worker put it under for the caller to read and delete.
+type MethodReply struct {
+	Body    json.RawMessage `json:"body,omitempty"`
+	BodyKey string          `json:"body_key,omitempty"`
 }
 
 // MethodStage is the stage serving a method.

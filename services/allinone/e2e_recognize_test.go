@@ -6,9 +6,11 @@ import (
 	"encoding/base64"
 	"image"
 	"image/jpeg"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"docsuite/pkg/synth"
 )
@@ -127,4 +129,42 @@ func factoryScan(t *testing.T, typ string, i int) (image.Image, map[string]strin
 		t.Fatal(err)
 	}
 	return up, crops[0].Fields
+}
+
+// TestRecognizeAnswerOverTheBusLimit asks for the crop of a 7 MB photo of
+// noise (a busy 12-megapixel picture): the answer, over NATS's 8 MB
+// payload limit, comes back whole through the object store, where it was
+// lost and the client waited out PIPELINE_TIMEOUT for a 503.
+func TestRecognizeAnswerOverTheBusLimit(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 4000, 3000))
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range img.Pix {
+		img.Pix[i] = byte(r.Uint32())
+	}
+	for i := 3; i < len(img.Pix); i += 4 {
+		img.Pix[i] = 255
+	}
+	photo := encodeJPEG(t, img, 75)
+	in := startAllInOne(t, map[string]string{"PIPELINE_TIMEOUT": "30"})
+	start := time.Now()
+	status, body := in.post(t, "/pipelines/run/recognize?mode=recognize_only&doc_type=other&return_crops=true", "image", photo)
+	items, _ := body["items"].([]any)
+	if status != http.StatusOK || len(items) != 1 {
+		t.Fatalf("%d after %v: %v", status, time.Since(start).Round(time.Second), body["message"])
+	}
+	uri, _ := items[0].(map[string]any)["crop"].(string)
+	if len(uri) < 8<<20 {
+		t.Fatalf("crop of %d bytes: the answer is not over the bus's limit, the test proves nothing", len(uri))
+	}
+	data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(uri, "data:image/jpeg;base64,"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	crop, err := jpeg.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := crop.Bounds(); b.Dx() != 4000 || b.Dy() != 3000 {
+		t.Errorf("crop %dx%d, want the page's 4000x3000", b.Dx(), b.Dy())
+	}
 }
