@@ -76,14 +76,14 @@ func (x *Extractor) readBlock(ctx context.Context, img image.Image, r image.Rect
 			// Dates and codes pass their format check; Tesseract often
 			// scores them near zero all the same.
 			sum += max(w.Confidence, numericFloor(w.Text))
-			wr := image.Rect(w.Coords[0][0], w.Coords[0][1], w.Coords[3][0], w.Coords[3][1])
+			wr := cornersBox(placed[i].Coords)
 			if i == 0 {
 				lr = wr
 			} else {
 				lr = lr.Union(wr)
 			}
 		}
-		out = append(out, valueLine{text: strings.Join(words, " "), conf: sum / float64(len(words)), rect: lr.Add(r.Min), words: placed})
+		out = append(out, valueLine{text: strings.Join(words, " "), conf: sum / float64(len(words)), rect: lr, words: placed})
 	}
 	return out, nil
 }

@@ -323,9 +323,7 @@ func joinLines(ls []ocr.Line) string {
 	return strings.Join(parts, " ")
 }
 
-func lineBox(l ocr.Line) image.Rectangle {
-	return image.Rect(l.Coords[0][0], l.Coords[0][1], l.Coords[3][0], l.Coords[3][1])
-}
+func lineBox(l ocr.Line) image.Rectangle { return cornersBox(l.Coords) }
 
 // spreadNumber reads the series and number printed in red along the
 // right edge of both pages of a spread (read upwards), each copy three

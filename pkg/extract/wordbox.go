@@ -27,9 +27,9 @@ func wordsBox(words []ocr.Word, want string) (image.Rectangle, bool) {
 			if !strings.Contains(run.String(), want) {
 				continue
 			}
-			box := wordBox(words[i])
+			box := cornersBox(words[i].Coords)
 			for _, w := range words[i+1 : j+1] {
-				box = box.Union(wordBox(w))
+				box = box.Union(cornersBox(w.Coords))
 			}
 			best, found, bestLen = box, true, j-i+1
 			break
@@ -38,7 +38,8 @@ func wordsBox(words []ocr.Word, want string) (image.Rectangle, bool) {
 	return best, found
 }
 
-// wordBox is the rectangle of a word's four corners.
-func wordBox(w ocr.Word) image.Rectangle {
-	return image.Rect(w.Coords[0][0], w.Coords[0][1], w.Coords[3][0], w.Coords[3][1])
+// cornersBox is the rectangle from the first of four corners (TL, TR,
+// BL, BR: a word's or a line's) to the last.
+func cornersBox(c [4][2]int) image.Rectangle {
+	return image.Rect(c[0][0], c[0][1], c[3][0], c[3][1])
 }

@@ -29,8 +29,9 @@ func testJPEG(t *testing.T) []byte {
 	return b.Bytes()
 }
 
-// postImage posts one image part to url and decodes the JSON answer.
-func postImage(t *testing.T, url string, data []byte) (int, map[string]any) {
+// imageBody is a multipart body of one image part holding data, and its
+// content type.
+func imageBody(t *testing.T, data []byte) (*bytes.Buffer, string) {
 	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
@@ -38,9 +39,20 @@ func postImage(t *testing.T, url string, data []byte) (int, map[string]any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _ = fw.Write(data)
-	_ = mw.Close()
-	resp, err := http.Post(url, mw.FormDataContentType(), &body)
+	if _, err := fw.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := mw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return &body, mw.FormDataContentType()
+}
+
+// postImage posts one image part to url and decodes the JSON answer.
+func postImage(t *testing.T, url string, data []byte) (int, map[string]any) {
+	t.Helper()
+	body, ct := imageBody(t, data)
+	resp, err := http.Post(url, ct, body)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"errors"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -36,24 +35,13 @@ func TestSizeLimitsNameTheLimitInForce(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &Server{cfg: config.Gateway{MinFileBytes: tc.min, MaxFileBytes: tc.max}}
-			var body bytes.Buffer
-			mw := multipart.NewWriter(&body)
-			fw, err := mw.CreateFormFile("image", "scan.jpg")
-			if err != nil {
-				t.Fatal(err)
-			}
 			data := bytes.Repeat([]byte{0xAB}, tc.size)
 			copy(data, []byte{0xFF, 0xD8, 0xFF, 0xE0})
-			if _, err := fw.Write(data); err != nil {
-				t.Fatal(err)
-			}
-			if err := mw.Close(); err != nil {
-				t.Fatal(err)
-			}
+			body, ct := imageBody(t, data)
 			c, _ := gin.CreateTestContext(httptest.NewRecorder())
-			c.Request = httptest.NewRequest(http.MethodPost, "/pipelines/run/classify", &body)
-			c.Request.Header.Set("Content-Type", mw.FormDataContentType())
-			_, err = s.readUpload(c, nil)
+			c.Request = httptest.NewRequest(http.MethodPost, "/pipelines/run/classify", body)
+			c.Request.Header.Set("Content-Type", ct)
+			_, err := s.readUpload(c, nil)
 			var e *apierr.Error
 			if !errors.As(err, &e) || e.Code != tc.wantCode {
 				t.Fatalf("error %v, want %s", err, tc.wantCode)

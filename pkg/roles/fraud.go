@@ -75,10 +75,7 @@ func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, m conf
 		}
 		return checkFraud(ctx, d, a, meta, req, tempDir, workerSize(w))
 	}
-	h := func(ctx context.Context, req stages.MethodRequest) (stages.MethodReply, error) {
-		body, err := run(ctx, req)
-		return methodReply(ctx, d, req, body, err)
-	}
+	h := methodHandler(d, run)
 	probe := func() bus.Readiness {
 		if an == nil {
 			return bus.Readiness{Ready: false, Reason: "forgery checks not loaded: " + err.Error()}

@@ -235,7 +235,7 @@ func Orienter(ctx context.Context, d Deps, c config.Common, w config.Worker, m c
 		var buf bytes.Buffer
 		q := req.JPEGQuality
 		if q <= 0 || q > 100 {
-			q = 90
+			q = cropQuality
 		}
 		if err := jpeg.Encode(&buf, up, &jpeg.Options{Quality: q}); err != nil {
 			return stages.OrientReply{}, fmt.Errorf("orienter: encode crop: %w", err)

@@ -101,10 +101,7 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config
 		}
 		return fulltext(ctx, d, eng, zr, req, tempDir)
 	}
-	h := func(ctx context.Context, req stages.MethodRequest) (stages.MethodReply, error) {
-		body, err := run(ctx, req)
-		return methodReply(ctx, d, req, body, err)
-	}
+	h := methodHandler(d, run)
 	probe := func() bus.Readiness {
 		if eng == nil {
 			return bus.Readiness{Ready: false, Reason: "OCR engine not loaded: " + err.Error()}

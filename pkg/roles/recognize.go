@@ -265,8 +265,8 @@ func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, n normaliz
 	return nil
 }
 
-// cropQuality is the JPEG quality of a returned crop, the one the orient
-// stage writes classified documents' crops at.
+// cropQuality is the JPEG quality of a returned crop where the request
+// names none: the orient stage's upright crops, recognize_only's pages.
 const cropQuality = 90
 
 // cropURI is img as the data URI a returned crop is:

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/base64"
 	"fmt"
 	"image"
 	"image/jpeg"
@@ -64,15 +63,7 @@ func TestOrientStageOnlyWhenItHasWork(t *testing.T) {
 		t.Fatalf("a SNILS card lying a quarter turn off answered %v rotation %v", doc["type"], doc["rotation"])
 	}
 	uri, _ := items[0].(map[string]any)["crop"].(string)
-	data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(uri, "data:image/jpeg;base64,"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	crop, err := jpeg.Decode(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b := crop.Bounds(); b.Dx() <= b.Dy() {
+	if b := decodeCrop(t, uri).Bounds(); b.Dx() <= b.Dy() {
 		t.Errorf("returned crop %dx%d: the upright card is landscape", b.Dx(), b.Dy())
 	}
 }

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
 	"image"
-	"image/jpeg"
 	"math/rand/v2"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -62,14 +58,7 @@ func TestRecognizePassport(t *testing.T) {
 		if !hasCrop {
 			continue
 		}
-		data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(uri, "data:image/jpeg;base64,"))
-		if err != nil || !strings.HasPrefix(uri, "data:image/jpeg;base64,") {
-			t.Fatalf("%s: crop %.40q: %v", path, uri, err)
-		}
-		crop, err := jpeg.Decode(bytes.NewReader(data))
-		if err != nil {
-			t.Fatalf("%s: crop: %v", path, err)
-		}
+		crop := decodeCrop(t, uri)
 		if cb, ub := crop.Bounds(), up.Bounds(); cb.Dx() != ub.Dx() || cb.Dy() != ub.Dy() {
 			t.Errorf("%s: crop %dx%d, want the page's %dx%d", path, cb.Dx(), cb.Dy(), ub.Dx(), ub.Dy())
 		}
@@ -156,15 +145,7 @@ func TestRecognizeAnswerOverTheBusLimit(t *testing.T) {
 	if len(uri) < 8<<20 {
 		t.Fatalf("crop of %d bytes: the answer is not over the bus's limit, the test proves nothing", len(uri))
 	}
-	data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(uri, "data:image/jpeg;base64,"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	crop, err := jpeg.Decode(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b := crop.Bounds(); b.Dx() != 4000 || b.Dy() != 3000 {
+	if b := decodeCrop(t, uri).Bounds(); b.Dx() != 4000 || b.Dy() != 3000 {
 		t.Errorf("crop %dx%d, want the page's 4000x3000", b.Dx(), b.Dy())
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -348,4 +349,23 @@ func TestInternalAddressServesMetricsAndProfiles(t *testing.T) {
 			t.Errorf("%s: %d, want 200 with %q", tc.path, resp.StatusCode, tc.want)
 		}
 	}
+}
+
+// decodeCrop is a returned crop, a data:image/jpeg;base64 URI, decoded;
+// the test fails when it is not one.
+func decodeCrop(t *testing.T, uri string) image.Image {
+	t.Helper()
+	const prefix = "data:image/jpeg;base64,"
+	if !strings.HasPrefix(uri, prefix) {
+		t.Fatalf("crop %.40q is not a JPEG data URI", uri)
+	}
+	data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(uri, prefix))
+	if err != nil {
+		t.Fatalf("crop: %v", err)
+	}
+	img, err := jpeg.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("crop: %v", err)
+	}
+	return img
 }
