@@ -38,13 +38,9 @@ type accepted struct {
 	owner string
 }
 
-// accept reads and stores the request's file; params names the method's
-// query parameters, refused as form fields.
-func (s *Server) accept(c *gin.Context, params map[string]bool) (*accepted, error) {
-	up, err := s.readUpload(c, params)
-	if err != nil {
-		return nil, err
-	}
+// keep stores an upload under a new task's input key and counts the
+// request as accepted for the license report.
+func (s *Server) keep(c *gin.Context, up *upload) (*accepted, error) {
 	id := newTaskID()
 	in := pipeline.Input{TaskID: id, InputKey: tasks.InputPrefix(id) + "input", Size: int64(len(up.data))}
 	if err := s.store.Put(c.Request.Context(), in.InputKey, up.data); err != nil {
@@ -57,23 +53,16 @@ func (s *Server) accept(c *gin.Context, params map[string]bool) (*accepted, erro
 	return &accepted{in: in, owner: c.GetString(ownerKey)}, nil
 }
 
-// runSync runs fn for a stored input within the in-flight bound and the
-// pipeline timeout, and always removes the input and intermediates. An
-// answer is recorded as such (tasks.Answered), so that /result tells its
-// task_id apart from an unknown one.
+// runSync runs fn for a stored input within the pipeline timeout (its
+// in-flight slot taken by serve), and always removes the input and
+// intermediates. An answer is recorded as such (tasks.Answered), so that
+// /result tells its task_id apart from an unknown one.
 func (s *Server) runSync(c *gin.Context, a *accepted, method string, fn func(ctx context.Context) (any, error)) {
 	defer func() {
 		if err := s.store.DeletePrefix(context.WithoutCancel(c.Request.Context()), tasks.InputPrefix(a.in.TaskID)); err != nil {
 			s.log.Warn("input cleanup failed; the janitor will remove it", "task", a.in.TaskID, "err", err)
 		}
 	}()
-	select {
-	case s.inflight <- struct{}{}:
-		defer func() { <-s.inflight }()
-	default:
-		s.fail(c, apierr.New(apierr.Overloaded, ""))
-		return
-	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.Timeout())
 	defer cancel()
 	res, err := fn(ctx)
@@ -149,10 +138,27 @@ func (s *Server) handleStageMethod(method string, hosted bool) gin.HandlerFunc {
 	}
 }
 
-// serve accepts the request's file, then queues it (async) or runs it now.
+// serve reads the request's file, then queues it (async) or runs it now.
+// A synchronous request takes its in-flight slot once its file is read
+// and before it is stored: one refused as overloaded leaves nothing in
+// the store and is not counted against the license's requests.
 func (s *Server) serve(c *gin.Context, method string, p any, async bool, priority int, tags []string,
 	run func(ctx context.Context, in pipeline.Input) (any, error)) {
-	a, err := s.accept(c, s.queryOnly(method))
+	up, err := s.readUpload(c, s.queryOnly(method))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if !async {
+		select {
+		case s.inflight <- struct{}{}:
+			defer func() { <-s.inflight }()
+		default:
+			s.fail(c, apierr.New(apierr.Overloaded, ""))
+			return
+		}
+	}
+	a, err := s.keep(c, up)
 	if err != nil {
 		s.fail(c, err)
 		return
