@@ -128,10 +128,7 @@ func (q *Queue) process(ctx context.Context, msg jetstream.Msg, exec Exec) {
 		return
 	}
 	if err != nil {
-		e := apierr.As(err)
-		if errors.Is(runCtx.Err(), context.DeadlineExceeded) {
-			e = apierr.Wrap(apierr.PipelineTimeout, err, "")
-		}
+		e := taskError(err, errors.Is(runCtx.Err(), context.DeadlineExceeded))
 		if meta != nil && retried(e.Code, int(meta.NumDelivered), q.opts.MaxDeliver) {
 			q.log.Warn("task will be retried", "task", job.ID, "err", err)
 			_ = msg.NakWithDelay(2 * time.Second)
@@ -157,6 +154,21 @@ func (q *Queue) process(ctx context.Context, msg jetstream.Msg, exec Exec) {
 		q.log.Warn("input cleanup failed; the janitor will remove it", "task", job.ID, "err", err)
 	}
 	_ = msg.Ack()
+}
+
+// taskError is the API error a failed try of a task is recorded with: a
+// try that ran past its timeout is pipeline_timeout, a catalogue error
+// stays what it is, and any other error is task_failed (errno 26), the
+// catalogue's error of a task that failed without a more specific one.
+func taskError(err error, timedOut bool) *apierr.Error {
+	if timedOut {
+		return apierr.Wrap(apierr.PipelineTimeout, err, "")
+	}
+	var e *apierr.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return apierr.Wrap(apierr.TaskFailed, err, "")
 }
 
 // heartbeat tells JetStream the task is still being worked on, so only a

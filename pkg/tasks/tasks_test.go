@@ -113,24 +113,58 @@ func TestPriorityOrder(t *testing.T) {
 	}
 }
 
+// TestFailedTaskKeepsItsError checks what /result will answer for a task
+// that fails: a catalogue error as it is, any other error as task_failed
+// (errno 26) with a traceback, each after one try.
 func TestFailedTaskKeepsItsError(t *testing.T) {
-	e := newEnv(t)
-	q, _ := e.queue(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go q.Run(ctx, 1, func(context.Context, Job, Progress) ([]byte, error) {
-		return nil, apierr.New(apierr.CorruptFile, "")
-	})
-	if err := q.Enqueue(ctx, Job{ID: "bad", Priority: 1}, ""); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name      string
+		fail      func() error
+		wantCode  apierr.Code
+		wantTries int
+		traceback bool
+	}{
+		{"catalogue error", func() error { return apierr.New(apierr.CorruptFile, "") }, apierr.CorruptFile, 1, false},
+		{"plain error", func() error { return fmt.Errorf("gateway: task params: %w", io.ErrUnexpectedEOF) }, apierr.TaskFailed, 1, true},
 	}
-	testutil.Eventually(t, 5*time.Second, func() error {
-		st, _, _ := q.Get(ctx, "bad")
-		if st.Status != Failed || st.Error == nil || st.Error.Code != 422 {
-			return fmt.Errorf("state %+v", st)
-		}
-		return nil
-	})
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			q, _ := e.queue(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var mu sync.Mutex
+			tries := 0
+			go q.Run(ctx, 1, func(context.Context, Job, Progress) ([]byte, error) {
+				mu.Lock()
+				tries++
+				mu.Unlock()
+				if err := tc.fail(); err != nil {
+					return nil, err
+				}
+				return []byte(`{}`), nil
+			})
+			if err := q.Enqueue(ctx, Job{ID: "bad", Priority: 1}, ""); err != nil {
+				t.Fatal(err)
+			}
+			want := apierr.Lookup(tc.wantCode)
+			testutil.Eventually(t, 15*time.Second, func() error {
+				st, _, _ := q.Get(ctx, "bad")
+				if st.Status != Failed || st.Error == nil || st.Error.Errno != want.Errno || st.Error.Code != want.Status {
+					return fmt.Errorf("state %s error %+v, want failed with errno %d (%s)", st.Status, st.Error, want.Errno, want.Name)
+				}
+				if (st.Error.Traceback != nil) != tc.traceback {
+					return fmt.Errorf("traceback %v, want one: %v", st.Error.Traceback, tc.traceback)
+				}
+				return nil
+			})
+			mu.Lock()
+			if tries != tc.wantTries {
+				t.Errorf("tried %d times, want %d", tries, tc.wantTries)
+			}
+			mu.Unlock()
+		})
+	}
 }
 
 // A runner that dies mid-task (its connection drops, no ack) must not lose
