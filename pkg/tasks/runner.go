@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -109,17 +110,13 @@ func (q *Queue) process(ctx context.Context, msg jetstream.Msg, exec Exec) {
 	st.Status, st.Started, st.Attempts = Running, time.Now().UTC(), st.Attempts+1
 	_ = q.put(ctx, st)
 
-	runCtx, cancel := context.WithTimeout(ctx, q.opts.Timeout)
-	defer cancel()
-	stopBeat := q.heartbeat(runCtx, msg)
 	var mu sync.Mutex
-	body, err := exec(runCtx, job, func(done, total int) {
+	body, e := q.attempt(ctx, msg, exec, job, func(done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
 		st.PagesDone, st.PagesTotal = done, total
 		_ = q.put(ctx, st)
 	})
-	stopBeat()
 	mu.Lock()
 	defer mu.Unlock()
 	if ctx.Err() != nil {
@@ -127,22 +124,23 @@ func (q *Queue) process(ctx context.Context, msg jetstream.Msg, exec Exec) {
 		_ = msg.Nak()
 		return
 	}
-	if err != nil {
-		e := taskError(err, errors.Is(runCtx.Err(), context.DeadlineExceeded))
-		if meta != nil && retried(e.Code, int(meta.NumDelivered), q.opts.MaxDeliver) {
-			q.log.Warn("task will be retried", "task", job.ID, "err", err)
-			_ = msg.NakWithDelay(2 * time.Second)
-			return
-		}
-		body := e.Envelope()
-		st.Status, st.Error = Failed, &body
-		q.log.Warn("task failed", "task", job.ID, "err", err)
-	} else {
+	if e == nil {
 		if perr := q.store.Put(ctx, ResultKey(job.ID), body); perr != nil {
 			q.log.Error("storing result failed; task will be retried", "task", job.ID, "err", perr)
 			_ = msg.NakWithDelay(2 * time.Second)
 			return
 		}
+	}
+	if e != nil {
+		if meta != nil && retried(e.Code, int(meta.NumDelivered), q.opts.MaxDeliver) {
+			q.log.Warn("task will be retried", "task", job.ID, "err", e)
+			_ = msg.NakWithDelay(2 * time.Second)
+			return
+		}
+		body := e.Envelope()
+		st.Status, st.Error = Failed, &body
+		q.log.Warn("task failed", "task", job.ID, "err", e)
+	} else {
 		st.Status, st.ResultKey = Done, ResultKey(job.ID)
 	}
 	st.Completed = time.Now().UTC()
@@ -154,6 +152,35 @@ func (q *Queue) process(ctx context.Context, msg jetstream.Msg, exec Exec) {
 		q.log.Warn("input cleanup failed; the janitor will remove it", "task", job.ID, "err", err)
 	}
 	_ = msg.Ack()
+}
+
+// attempt runs one try of a task within the pipeline timeout, telling
+// JetStream meanwhile that it is being worked on. A failed try answers the
+// API error the task is recorded with (taskError).
+func (q *Queue) attempt(ctx context.Context, msg jetstream.Msg, exec Exec, job Job, progress Progress) ([]byte, *apierr.Error) {
+	runCtx, cancel := context.WithTimeout(ctx, q.opts.Timeout)
+	defer cancel()
+	stopBeat := q.heartbeat(runCtx, msg)
+	body, err := q.safeExec(runCtx, exec, job, progress)
+	stopBeat()
+	if err != nil {
+		return nil, taskError(err, errors.Is(runCtx.Err(), context.DeadlineExceeded))
+	}
+	return body, nil
+}
+
+// safeExec runs exec and turns a panic into an internal error, as the
+// gateway does for a synchronous request: a task that panics fails alone
+// instead of taking the gateway, its running tasks and its synchronous
+// requests down, and then, redelivered, every other gateway in turn.
+func (q *Queue) safeExec(ctx context.Context, exec Exec, job Job, progress Progress) (body []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			q.log.Error("task panicked", "task", job.ID, "panic", p, "stack", string(debug.Stack()))
+			err = apierr.Wrap(apierr.Internal, fmt.Errorf("panic: %v", p), "")
+		}
+	}()
+	return exec(ctx, job, progress)
 }
 
 // taskError is the API error a failed try of a task is recorded with: a

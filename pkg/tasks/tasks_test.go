@@ -115,7 +115,8 @@ func TestPriorityOrder(t *testing.T) {
 
 // TestFailedTaskKeepsItsError checks what /result will answer for a task
 // that fails: a catalogue error as it is, any other error as task_failed
-// (errno 26) with a traceback, each after one try.
+// (errno 26) with a traceback, a panic as internal (errno 19) without the
+// runner dying (the task after it still runs), each after one try.
 func TestFailedTaskKeepsItsError(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -126,6 +127,7 @@ func TestFailedTaskKeepsItsError(t *testing.T) {
 	}{
 		{"catalogue error", func() error { return apierr.New(apierr.CorruptFile, "") }, apierr.CorruptFile, 1, false},
 		{"plain error", func() error { return fmt.Errorf("gateway: task params: %w", io.ErrUnexpectedEOF) }, apierr.TaskFailed, 1, true},
+		{"panic", func() error { panic("index out of range") }, apierr.Internal, 1, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -135,7 +137,10 @@ func TestFailedTaskKeepsItsError(t *testing.T) {
 			defer cancel()
 			var mu sync.Mutex
 			tries := 0
-			go q.Run(ctx, 1, func(context.Context, Job, Progress) ([]byte, error) {
+			go q.Run(ctx, 1, func(_ context.Context, j Job, _ Progress) ([]byte, error) {
+				if j.ID == "after" {
+					return []byte(`{}`), nil
+				}
 				mu.Lock()
 				tries++
 				mu.Unlock()
@@ -163,6 +168,16 @@ func TestFailedTaskKeepsItsError(t *testing.T) {
 				t.Errorf("tried %d times, want %d", tries, tc.wantTries)
 			}
 			mu.Unlock()
+			// The runner is still alive: the next task completes.
+			if err := q.Enqueue(ctx, Job{ID: "after", Priority: 1}, ""); err != nil {
+				t.Fatal(err)
+			}
+			testutil.Eventually(t, 5*time.Second, func() error {
+				if st, _, _ := q.Get(ctx, "after"); st.Status != Done {
+					return fmt.Errorf("next task %s, want done", st.Status)
+				}
+				return nil
+			})
 		})
 	}
 }
