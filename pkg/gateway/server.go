@@ -46,6 +46,8 @@ type Server struct {
 	// classifyParams and recognizeParams name the methods' query
 	// parameters (see queryOnly).
 	classifyParams, recognizeParams map[string]bool
+	// bodyIdle is how long an upload may stall (see stallReader).
+	bodyIdle time.Duration
 }
 
 // New builds a gateway on an open NATS connection and store. Its metrics
@@ -76,6 +78,7 @@ func New(ctx context.Context, cfg config.Gateway, nc *nats.Conn, st store.Store,
 		metrics:         newMetrics(reg),
 		classifyParams:  paramNames(params.ClassifySpec()),
 		recognizeParams: paramNames(params.RecognizeSpec()),
+		bodyIdle:        bodyIdle,
 	}
 	s.engine = s.routes()
 	return s, nil
@@ -92,7 +95,7 @@ func (s *Server) RunTasks(ctx context.Context) error {
 // Serve listens on HTTP_ADDR until ctx ends, then shuts down gracefully,
 // letting running requests finish within the pipeline timeout.
 func (s *Server) Serve(ctx context.Context) error {
-	srv := &http.Server{Addr: s.cfg.HTTPAddr, Handler: s.engine, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Addr: s.cfg.HTTPAddr, Handler: s.engine, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: idleTimeout}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	s.log.Info("gateway listening", "addr", s.cfg.HTTPAddr)
@@ -148,9 +151,12 @@ func (s *Server) routes() *gin.Engine {
 // A request whose client went away before its answer is logged as such, at
 // INFO, and answered 499 as nginx does (nobody reads it): it used to be
 // an ERROR "dependency_down: Message bus unavailable: context canceled",
-// which sent operators looking at NATS.
+// which sent operators looking at NATS. An upload that stalled cancels
+// the request's context too, but is answered (errno 13): its client may
+// still be listening.
 func (s *Server) fail(c *gin.Context, err error) {
-	if errors.Is(c.Request.Context().Err(), context.Canceled) {
+	var stall *stalledError
+	if errors.Is(c.Request.Context().Err(), context.Canceled) && !errors.As(err, &stall) {
 		s.log.Info("client closed the request before its answer", "path", c.FullPath())
 		c.AbortWithStatus(statusClientClosed)
 		return

@@ -15,6 +15,14 @@ import (
 	"docsuite/pkg/params"
 )
 
+// readCloser reads through r and closes c.
+type readCloser struct {
+	io.Reader
+	c io.Closer
+}
+
+func (rc readCloser) Close() error { return rc.c.Close() }
+
 // multipartSlack is what a multipart envelope may add around the file.
 const multipartSlack = 1 << 20
 
@@ -42,7 +50,9 @@ func (s *Server) readUpload(c *gin.Context, fields map[string]bool) (*upload, er
 		return nil, s.tooLarge()
 	}
 	body := http.MaxBytesReader(c.Writer, c.Request.Body, s.cfg.MaxFileBytes+multipartSlack)
-	c.Request.Body = body
+	sr := newStallReader(body, c.Writer, s.bodyIdle)
+	defer sr.done()
+	c.Request.Body = readCloser{sr, body}
 	mr, err := c.Request.MultipartReader()
 	if err != nil {
 		return nil, apierr.Wrap(apierr.NotMultipart, err, "")
@@ -147,6 +157,10 @@ func (s *Server) bodyError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
 		return s.tooLarge()
+	}
+	var se *stalledError
+	if errors.As(err, &se) {
+		return stalled(se)
 	}
 	return apierr.Wrap(apierr.NotMultipart, err, "Malformed multipart body")
 }
