@@ -125,11 +125,7 @@ func (q *Queue) process(ctx context.Context, msg jetstream.Msg, exec Exec) {
 		return
 	}
 	if e == nil {
-		if perr := q.store.Put(ctx, ResultKey(job.ID), body); perr != nil {
-			q.log.Error("storing result failed; task will be retried", "task", job.ID, "err", perr)
-			_ = msg.NakWithDelay(2 * time.Second)
-			return
-		}
+		e = q.storeResult(ctx, job.ID, body)
 	}
 	if e != nil {
 		if meta != nil && retried(e.Code, int(meta.NumDelivered), q.opts.MaxDeliver) {
@@ -196,6 +192,19 @@ func taskError(err error, timedOut bool) *apierr.Error {
 		return e
 	}
 	return apierr.Wrap(apierr.TaskFailed, err, "")
+}
+
+// storeResult stores a finished task's body. An object store that refuses
+// it is dependency_down: the task is tried again while tries remain
+// (retried) and then fails with that 503, rather than stay running, its
+// state never finished, until its record expires.
+func (q *Queue) storeResult(ctx context.Context, id string, body []byte) *apierr.Error {
+	if err := q.store.Put(ctx, ResultKey(id), body); err != nil {
+		q.log.Error("storing result failed", "task", id, "err", err)
+		return apierr.Wrap(apierr.DependencyDown, fmt.Errorf("tasks: store result of %s: %w", id, err),
+			"Object store unavailable: the task's result could not be stored")
+	}
+	return nil
 }
 
 // heartbeat tells JetStream the task is still being worked on, so only a

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -22,7 +24,9 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 type env struct {
 	url   string
 	store store.Store
-	opts  Options
+	// dir is the folder store's root.
+	dir  string
+	opts Options
 }
 
 func newEnv(t *testing.T) env {
@@ -32,11 +36,12 @@ func newEnv(t *testing.T) env {
 		t.Fatal(err)
 	}
 	t.Cleanup(ns.Shutdown)
-	st, err := store.NewFolder(t.TempDir())
+	dir := t.TempDir()
+	st, err := store.NewFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return env{url: ns.ClientURL(), store: st, opts: Options{TTL: time.Minute, Timeout: 10 * time.Second, AckWait: time.Second}}
+	return env{url: ns.ClientURL(), store: st, dir: dir, opts: Options{TTL: time.Minute, Timeout: 10 * time.Second, AckWait: time.Second}}
 }
 
 func (e env) queue(t *testing.T) (*Queue, *nats.Conn) {
@@ -116,22 +121,31 @@ func TestPriorityOrder(t *testing.T) {
 // TestFailedTaskKeepsItsError checks what /result will answer for a task
 // that fails: a catalogue error as it is, any other error as task_failed
 // (errno 26) with a traceback, a panic as internal (errno 19) without the
-// runner dying (the task after it still runs), each after one try.
+// runner dying (the task after it still runs), each after one try, and an
+// object store that refuses the result as dependency_down after the task's
+// three tries, not a task left running.
 func TestFailedTaskKeepsItsError(t *testing.T) {
 	tests := []struct {
-		name      string
-		fail      func() error
-		wantCode  apierr.Code
-		wantTries int
-		traceback bool
+		name       string
+		fail       func() error
+		breakStore bool
+		wantCode   apierr.Code
+		wantTries  int
+		traceback  bool
 	}{
-		{"catalogue error", func() error { return apierr.New(apierr.CorruptFile, "") }, apierr.CorruptFile, 1, false},
-		{"plain error", func() error { return fmt.Errorf("gateway: task params: %w", io.ErrUnexpectedEOF) }, apierr.TaskFailed, 1, true},
-		{"panic", func() error { panic("index out of range") }, apierr.Internal, 1, true},
+		{"catalogue error", func() error { return apierr.New(apierr.CorruptFile, "") }, false, apierr.CorruptFile, 1, false},
+		{"plain error", func() error { return fmt.Errorf("gateway: task params: %w", io.ErrUnexpectedEOF) }, false, apierr.TaskFailed, 1, true},
+		{"panic", func() error { panic("index out of range") }, false, apierr.Internal, 1, true},
+		{"result not stored", func() error { return nil }, true, apierr.DependencyDown, 3, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
+			if tc.breakStore {
+				// A file where the results folder belongs: every Put of a
+				// result fails, as on a store that refuses writes.
+				breakResults(t, e.dir)
+			}
 			q, _ := e.queue(t)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -168,6 +182,9 @@ func TestFailedTaskKeepsItsError(t *testing.T) {
 				t.Errorf("tried %d times, want %d", tries, tc.wantTries)
 			}
 			mu.Unlock()
+			if tc.breakStore {
+				return
+			}
 			// The runner is still alive: the next task completes.
 			if err := q.Enqueue(ctx, Job{ID: "after", Priority: 1}, ""); err != nil {
 				t.Fatal(err)
@@ -179,6 +196,15 @@ func TestFailedTaskKeepsItsError(t *testing.T) {
 				return nil
 			})
 		})
+	}
+}
+
+// breakResults puts a plain file where the store's results folder goes,
+// so that storing any result fails.
+func breakResults(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "results"), []byte("not a folder"), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }
 
