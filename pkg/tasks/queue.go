@@ -161,13 +161,19 @@ func (q *Queue) Get(ctx context.Context, id string) (State, bool, error) {
 	return st, true, nil
 }
 
-// Result reads a finished task's stored body.
+// Result reads a finished task's stored body. A body the store no longer
+// holds is task_not_found; a store that cannot be read is dependency_down
+// (a 503: asking again may succeed), not an internal error.
 func (q *Queue) Result(ctx context.Context, st State) ([]byte, error) {
 	b, err := q.store.Get(ctx, st.ResultKey)
-	if errors.Is(err, store.ErrNotFound) {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
 		return nil, apierr.Wrap(apierr.TaskNotFound, err, "")
+	case err != nil:
+		return nil, apierr.Wrap(apierr.DependencyDown, fmt.Errorf("tasks: read result of %s: %w", st.ID, err),
+			"Object store unavailable")
 	}
-	return b, err
+	return b, nil
 }
 
 func (q *Queue) put(ctx context.Context, st State) error {

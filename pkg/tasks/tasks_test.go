@@ -208,6 +208,64 @@ func breakResults(t *testing.T, dir string) {
 	}
 }
 
+// TestResultRead checks what /result answers for a finished task as its
+// stored body fares: the body itself; 404 task_not_found once it is gone
+// (removed by the janitor); 503 dependency_down, not 500 internal, while
+// the store cannot read it (here a folder where the body belongs).
+func TestResultRead(t *testing.T) {
+	tests := []struct {
+		name     string
+		damage   func(t *testing.T, path string)
+		wantCode apierr.Code // "" for the body
+	}{
+		{"stored", func(*testing.T, string) {}, ""},
+		{"removed", func(t *testing.T, path string) {
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+		}, apierr.TaskNotFound},
+		{"store failing", func(t *testing.T, path string) {
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(path, 0o750); err != nil {
+				t.Fatal(err)
+			}
+		}, apierr.DependencyDown},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			q, _ := e.queue(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go q.Run(ctx, 1, func(context.Context, Job, Progress) ([]byte, error) { return []byte(`{"ok":true}`), nil })
+			if err := q.Enqueue(ctx, Job{ID: "fin", Priority: 1}, ""); err != nil {
+				t.Fatal(err)
+			}
+			var st State
+			testutil.Eventually(t, 5*time.Second, func() error {
+				st, _, _ = q.Get(ctx, "fin")
+				if st.Status != Done {
+					return fmt.Errorf("state %s", st.Status)
+				}
+				return nil
+			})
+			tc.damage(t, filepath.Join(e.dir, st.ResultKey))
+			body, err := q.Result(ctx, st)
+			if tc.wantCode == "" {
+				if err != nil || string(body) != `{"ok":true}` {
+					t.Fatalf("result %s %v, want the stored body", body, err)
+				}
+				return
+			}
+			if got := apierr.As(err); err == nil || got.Code != tc.wantCode {
+				t.Fatalf("result error %v, want %s", err, tc.wantCode)
+			}
+		})
+	}
+}
+
 // A runner that dies mid-task (its connection drops, no ack) must not lose
 // the task: another runner gets it after AckWait and it completes once.
 func TestDeadRunnerTaskIsRedelivered(t *testing.T) {
