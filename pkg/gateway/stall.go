@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"time"
 
 	"docsuite/pkg/apierr"
@@ -71,7 +72,7 @@ type stalledError struct {
 }
 
 func (e *stalledError) Error() string {
-	return fmt.Sprintf("upload stalled: nothing received for %s: %v", e.idle, e.err)
+	return fmt.Sprintf("upload stalled: nothing received for %s: %v", seconds(e.idle), e.err)
 }
 
 func (e *stalledError) Unwrap() error { return e.err }
@@ -81,5 +82,10 @@ func (e *stalledError) Unwrap() error { return e.err }
 // its connection's read fails; fail answers a stall all the same, the
 // client may still be reading.
 func stalled(e *stalledError) error {
-	return apierr.Wrap(apierr.NotMultipart, e, fmt.Sprintf("The upload stalled: nothing was received for %s, the file is incomplete", e.idle))
+	return apierr.Wrap(apierr.NotMultipart, e, fmt.Sprintf("The upload stalled: nothing was received for %s, the file is incomplete", seconds(e.idle)))
+}
+
+// seconds writes a duration as the API's messages do: "60 s", "0.3 s".
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
 }

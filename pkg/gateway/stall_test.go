@@ -32,7 +32,7 @@ func TestStalledUploadIsRefused(t *testing.T) {
 		wantErrno  float64
 		wantMsg    string
 	}{
-		{"stalled half way", 0, len(raw) / 2, http.StatusUnprocessableEntity, 13, "stalled"},
+		{"stalled half way", 0, len(raw) / 2, http.StatusUnprocessableEntity, 13, "stalled: nothing was received for 0.3 s"},
 		{"slow but moving", 150 * time.Millisecond, 0, http.StatusServiceUnavailable, 22, ""},
 	}
 	for _, tc := range tests {
