@@ -54,13 +54,14 @@ func (o *Options) defaults() {
 
 // Queue enqueues tasks and reads their state.
 type Queue struct {
-	nc    *nats.Conn
-	js    jetstream.JetStream
-	kv    jetstream.KeyValue
-	store store.Store
-	opts  Options
-	cons  [MaxPriority + 1]jetstream.Consumer
-	log   *slog.Logger
+	nc     *nats.Conn
+	js     jetstream.JetStream
+	kv     jetstream.KeyValue
+	stream jetstream.Stream
+	store  store.Store
+	opts   Options
+	cons   [MaxPriority + 1]jetstream.Consumer
+	log    *slog.Logger
 }
 
 // Open creates (or binds to) the stream, consumers and KV bucket.
@@ -81,6 +82,7 @@ func Open(ctx context.Context, nc *nats.Conn, st store.Store, opts Options, log 
 	if err != nil {
 		return nil, fmt.Errorf("tasks: stream %s: %w", StreamName, err)
 	}
+	q.stream = stream
 	for p := 1; p <= MaxPriority; p++ {
 		c, err := stream.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
 			Durable:       fmt.Sprintf("runner-p%d", p),

@@ -35,6 +35,11 @@ func (q *Queue) Run(ctx context.Context, n int, exec Exec) error {
 		return fmt.Errorf("tasks: subscribe notify: %w", err)
 	}
 	defer sub.Unsubscribe() //nolint:errcheck
+	abandoned, err := q.watchAbandoned(ctx)
+	if err != nil {
+		return err
+	}
+	defer abandoned.Unsubscribe() //nolint:errcheck
 	var wg sync.WaitGroup
 	for range max(1, n) {
 		wg.Go(func() { q.loop(ctx, wake, exec) })

@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -307,6 +308,79 @@ func TestDeadRunnerTaskIsRedelivered(t *testing.T) {
 	if runs != 1 {
 		t.Errorf("task ran %d times on the second runner, want 1", runs)
 	}
+}
+
+// TestInterruptedOnEveryTry checks a task whose runner dies (its gateway
+// stops) on every delivery JetStream allows: it fails with task_failed
+// (errno 26) and leaves the stream, where it stayed running until its
+// record expired (202, then 404). A task interrupted once completes on
+// the next runner.
+func TestInterruptedOnEveryTry(t *testing.T) {
+	tests := []struct {
+		name      string
+		dies      int // deliveries whose runner dies; the consumer allows MaxDeliver+1
+		want      Status
+		wantErrno int
+	}{
+		{"interrupted once", 1, Done, 0},
+		{"interrupted every time", 2, Failed, apierr.Lookup(apierr.TaskFailed).Errno},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.opts.MaxDeliver = 1
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			q, _ := e.queue(t)
+			if err := e.store.Put(ctx, InputPrefix("doomed")+"input", []byte("file")); err != nil {
+				t.Fatal(err)
+			}
+			if err := q.Enqueue(ctx, Job{ID: "doomed", Priority: 1}, ""); err != nil {
+				t.Fatal(err)
+			}
+			for range tc.dies {
+				dyingRunner(t, e)
+			}
+			go q.Run(ctx, 1, func(context.Context, Job, Progress) ([]byte, error) { return []byte(`{}`), nil })
+			testutil.Eventually(t, 15*time.Second, func() error {
+				st, _, _ := q.Get(ctx, "doomed")
+				if st.Status != tc.want || tc.want == Failed && (st.Error == nil || st.Error.Errno != tc.wantErrno || st.Error.Code != 500) {
+					return fmt.Errorf("state %s error %+v, want %s errno %d", st.Status, st.Error, tc.want, tc.wantErrno)
+				}
+				info, err := q.stream.Info(ctx)
+				if err != nil {
+					return err
+				}
+				if info.State.Msgs != 0 {
+					return fmt.Errorf("%d messages left in the task stream", info.State.Msgs)
+				}
+				if _, err := e.store.Get(ctx, InputPrefix("doomed")+"input"); !errors.Is(err, store.ErrNotFound) {
+					return fmt.Errorf("input left: %v", err)
+				}
+				return nil
+			})
+		})
+	}
+}
+
+// dyingRunner starts a runner on its own connection and closes that
+// connection, as a gateway that stops does, once it has taken a task.
+func dyingRunner(t *testing.T, e env) {
+	t.Helper()
+	q, nc := e.queue(t)
+	started := make(chan struct{})
+	var once sync.Once
+	go q.Run(t.Context(), 1, func(ctx context.Context, _ Job, _ Progress) ([]byte, error) {
+		once.Do(func() { close(started) })
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the runner took no task")
+	}
+	nc.Close()
 }
 
 func TestUnknownAndExpired(t *testing.T) {
