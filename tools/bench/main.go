@@ -30,6 +30,7 @@ type options struct {
 	url      string
 	single   string
 	batchDir string
+	refDir   string
 	requests int
 	docs     int
 	concs    []int
@@ -45,6 +46,7 @@ func run() error {
 	flag.StringVar(&o.url, "url", "http://127.0.0.1:8080", "service base URL")
 	flag.StringVar(&o.single, "single", "", "file with one document for the latency run")
 	flag.StringVar(&o.batchDir, "batch", "", "folder of files for the throughput runs")
+	flag.StringVar(&o.refDir, "refbatch", "", "folder of one-document photos of the reference's kinds for like-for-like throughput runs (optional)")
 	flag.IntVar(&o.requests, "n", 50, "requests in the latency run")
 	flag.IntVar(&o.docs, "docs", 100, "files per throughput run")
 	flag.StringVar(&concs, "c", "1,2,4,8", "concurrencies of the throughput runs")
@@ -82,6 +84,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	var refBatch [][]byte
+	if o.refDir != "" {
+		if refBatch, err = readBatch(o.refDir); err != nil {
+			return err
+		}
+	}
 	before, _ := c.metrics(ctx)
 	for range o.warmup {
 		if _, err := c.classify(ctx, single); err != nil {
@@ -100,6 +108,16 @@ func run() error {
 			return err
 		}
 		rep.Runs = append(rep.Runs, r)
+	}
+	for _, conc := range o.concs {
+		if refBatch == nil {
+			break
+		}
+		r, err := c.throughput(ctx, refBatch, o.docs, conc)
+		if err != nil {
+			return err
+		}
+		rep.RefRuns = append(rep.RefRuns, r)
 	}
 	after, _ := c.metrics(ctx)
 	rep.Stages = stageDeltas(before, after)

@@ -51,3 +51,27 @@ func TestMarkdownComparesEverySeedRow(t *testing.T) {
 		t.Errorf("%d throughput rows, want one per seed row (%d)", n, len(references))
 	}
 }
+
+// TestMarkdownComparesLikeForLike checks that with a batch of the
+// reference's own kind of input the seed's throughput rows are set against
+// it, and the mixed batch gets rows of its own, named so.
+func TestMarkdownComparesLikeForLike(t *testing.T) {
+	r := report{
+		Single:  latencyResult{N: 50, P50: 500 * time.Millisecond},
+		Runs:    []runResult{{Concurrency: 2, Docs: 100, RPS: 2.7}},
+		RefRuns: []runResult{{Concurrency: 2, Docs: 100, RPS: 4.2}, {Concurrency: 4, Docs: 100, RPS: 4.0}},
+	}
+	md := r.markdown()
+	for _, want := range []string{
+		"### Batches of the reference's documents",
+		"| 100 documents, reference on 1 GPU, 24 cores | 3.5 RPS | 4.20 RPS | 1.20x |",
+		"| 100 files of the mixed batch, reference's 100 documents on 1 GPU, 24 cores | 3.5 RPS | 2.70 RPS | 0.77x |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	if n := strings.Count(md, "| 100 documents, reference on "); n != len(references) {
+		t.Errorf("%d like-for-like rows, want one per seed row (%d)", n, len(references))
+	}
+}
