@@ -67,26 +67,26 @@ func runPages(ctx context.Context, w pageWork, pageParallel, docParallel int, pr
 		var left sync.WaitGroup
 		left.Add(len(rep.Docs))
 		for di, d := range rep.Docs {
-			g.Go(func() error {
+			g.Go(guarded(func() error {
 				defer left.Done()
 				if err := acquire(docSlots); err != nil {
 					return err
 				}
 				defer func() { <-docSlots }()
 				return w.doc(gctx, pi, di, d)
-			})
+			}))
 		}
-		g.Go(func() error {
+		g.Go(guarded(func() error {
 			left.Wait()
 			if gctx.Err() == nil {
 				pageDone()
 			}
 			return nil
-		})
+		}))
 	}
 	handle(0, first)
 	for i := 1; i < total; i++ {
-		g.Go(func() error {
+		g.Go(guarded(func() error {
 			if err := acquire(cropSlots); err != nil {
 				return err
 			}
@@ -100,7 +100,7 @@ func runPages(ctx context.Context, w pageWork, pageParallel, docParallel int, pr
 			mu.Unlock()
 			handle(i, rep)
 			return nil
-		})
+		}))
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err

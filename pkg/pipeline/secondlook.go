@@ -128,7 +128,7 @@ func (r *Runner) secondLook(ctx context.Context, in Input, p params.Classify, pa
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(r.limits.PageParallel)
 	for i, pi := range junk {
-		g.Go(func() error {
+		g.Go(guarded(func() error {
 			req := r.cropRequest(whole, p, pi)
 			req.WholePage = true
 			rep, err := call[stages.CropRequest, stages.CropReply](gctx, r, stages.Crop, req)
@@ -140,7 +140,7 @@ func (r *Runner) secondLook(ctx context.Context, in Input, p params.Classify, pa
 			}
 			again[i], err = r.document(gctx, whole, p, pi, 0, rep.Docs[0])
 			return err
-		})
+		}))
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
