@@ -20,7 +20,7 @@ func (r *Runner) UprightCrop(ctx context.Context, it Item) (image.Image, error) 
 	}
 	data, err := r.store.Get(ctx, it.CropKey)
 	if err != nil {
-		return nil, fmt.Errorf("pipeline: read crop: %w", err)
+		return nil, storeErr(err, "crop")
 	}
 	img, err := rawimg.Decode(data)
 	if err != nil {

@@ -77,7 +77,7 @@ func (r *Runner) Classify(ctx context.Context, in Input, p params.Classify, prog
 		}
 		data, err := r.store.Get(ctx, in.InputKey)
 		if err != nil {
-			return nil, fmt.Errorf("pipeline: read input for check_fake: %w", err)
+			return nil, storeErr(err, "input for check_fake")
 		}
 		resp.SetFake(r.fake.Check(data))
 	}
@@ -163,7 +163,7 @@ func (r *Runner) document(ctx context.Context, in Input, p params.Classify, page
 	if p.ReturnCrops {
 		jpg, err := r.store.Get(ctx, oreq.JPEGKey)
 		if err != nil {
-			return Item{}, fmt.Errorf("pipeline: read crop: %w", err)
+			return Item{}, storeErr(err, "crop")
 		}
 		item.Crop = "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(jpg)
 	}
