@@ -231,8 +231,14 @@ func (s *Server) handleResult(c *gin.Context) {
 		s.fail(c, apierr.New(apierr.TaskNotFound, ""))
 		return
 	}
-	if st.Owner != Owner(requestToken(c)) {
-		s.fail(c, apierr.New(apierr.TaskForbidden, ""))
+	if token := requestToken(c); st.Owner != Owner(token) {
+		// A hosted path's task read without any key lacks its token, as
+		// the path itself would answer; with another key it is forbidden.
+		code := apierr.TaskForbidden
+		if token == "" {
+			code = apierr.TokenMissing
+		}
+		s.fail(c, apierr.New(code, ""))
 		return
 	}
 	switch st.Status {

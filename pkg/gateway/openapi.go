@@ -79,7 +79,7 @@ func OpenAPI() obj {
 			"/classify":                op("Classify documents (hosted-compatible)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), true),
 			"/recognize":               op("Extract data (hosted-compatible)", stageDesc(recognizeDesc), "RecognizeResponse", params.RecognizeSpec(), true),
 			"/result/{task_id}": obj{"get": obj{"summary": "Result of an async task",
-				"description": "Poll every 1-2 seconds. Answers the method's body when done, 202 while queued or running, the task's own error when it failed (its catalogue error, or 500 task_failed, errno 26, when there is no more specific one). A task is readable by the token that created it (on-premises tasks: without a token). The task_id of a request answered synchronously answers 404 (errno 8) saying so until the result TTL has passed: its result was in that reply and is not kept.",
+				"description": "Poll every 1-2 seconds. Answers the method's body when done, 202 while queued or running, the task's own error when it failed (its catalogue error, or 500 task_failed, errno 26, when there is no more specific one). A task is readable by the token that created it (on-premises tasks: without a token); a hosted task read without a token answers 403 token_missing (errno 1), with another token 403 task_forbidden (errno 5). The task_id of a request answered synchronously answers 404 (errno 8) saying so until the result TTL has passed: its result was in that reply and is not kept.",
 				"parameters": []obj{
 					{"name": "task_id", "in": "path", "required": true, "schema": obj{"type": "string", "pattern": "^[0-9a-fA-F]{32}$"}, "description": "As the method answered it (lower case; upper case is read the same)."}},
 				"security": append([]obj{{}}, tokenSecurity...),
