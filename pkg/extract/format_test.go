@@ -1,6 +1,11 @@
 package extract
 
-import "testing"
+import (
+	"testing"
+	"time"
+
+	"docsuite/pkg/ocr"
+)
 
 // The visual fields' normalisation: what Tesseract returns becomes the
 // seed's format, or nothing when it cannot be that field.
@@ -50,6 +55,14 @@ func TestFormats(t *testing.T) {
 		{"authority region without its dot", authorityText, "ТП № 2 ОУФМС РОССИИ ПО С. НИКОЛЬСКОЕ КАЛУЖСКОЙ ОБЛ", "ТП № 2 ОУФМС РОССИИ ПО С. НИКОЛЬСКОЕ КАЛУЖСКОЙ ОБЛ."},
 		{"place town without its dot", placeName, "ГОР ОМСК", "ГОР. ОМСК"},
 		{"preposition с kept", authorityText, "ОТДЕЛОМ С ПАСПОРТНЫМ СТОЛОМ", "ОТДЕЛОМ С ПАСПОРТНЫМ СТОЛОМ"},
+		{"name read with a stop after it", name, "ПЕТРОВА.", "ПЕТРОВА"},
+		{"name read with a comma and a digit", name, "ЮРЬЕВНА, 1", "ЮРЬЕВНА"},
+		{"names parted by a comma", name, "АННА,МАРИЯ", "АННА МАРИЯ"},
+		{"place read with a stop after it", placeName, "ГОР. ВОЛГОГРАД.", "ГОР. ВОЛГОГРАД"},
+		{"place read with a comma after it", placeName, "ГОР. МОСКВА,", "ГОР. МОСКВА"},
+		{"place closed by a region keeps its dot", placeName, "С. УГРА КАЛУЖСКОЙ ОБЛ.", "С. УГРА КАЛУЖСКОЙ ОБЛ."},
+		{"place closed by a republic keeps its dot", placeName, "ГОР. КАЗАНЬ РЕСП.", "ГОР. КАЗАНЬ РЕСП."},
+		{"authority read with a stop after it", authorityText, "ОТДЕЛ ПО ВОПРОСАМ МИГРАЦИИ.", "ОТДЕЛ ПО ВОПРОСАМ МИГРАЦИИ"},
 	} {
 		if got := tc.format(tc.in); got != tc.want {
 			t.Errorf("%s: %q gives %q, want %q", tc.name, tc.in, got, tc.want)
@@ -85,6 +98,28 @@ func TestTripled(t *testing.T) {
 	} {
 		if got := tripled(in); got != want {
 			t.Errorf("tripled(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+// A deregistration stamp's authority is written as an authority: the
+// stop read after its last word is no part of it.
+func TestDeregistrationAuthority(t *testing.T) {
+	line := func(text string, y int) ocr.Line {
+		c := [4][2]int{{10, y}, {300, y}, {10, y + 20}, {300, y + 20}}
+		return ocr.Line{Text: text, Confidence: 0.9, Coords: c, Words: []ocr.Word{{Text: text, Confidence: 0.9, Coords: c}}}
+	}
+	for _, tc := range []struct{ body, want string }{
+		{"ОТДЕЛ ПО ВОПРОСАМ МИГРАЦИИ.", "ОТДЕЛ ПО ВОПРОСАМ МИГРАЦИИ"},
+		{"ОТДЕЛ ПО ВОПРОСАМ МИГРАЦИИ", "ОТДЕЛ ПО ВОПРОСАМ МИГРАЦИИ"},
+		{"ОУФМС РОССИИ ПО КАЛУЖСКОЙ ОБЛ.", "ОУФМС РОССИИ ПО КАЛУЖСКОЙ ОБЛ."},
+	} {
+		r := stampReading{s: stamp{w: 400, h: 200, center: [2]float64{200, 100}}, dereg: true, dated: true,
+			date:  time.Date(2020, 12, 30, 0, 0, 0, 0, time.UTC),
+			lines: []ocr.Line{line("СНЯТ С РЕГИСТРАЦИОННОГО УЧЕТА", 10), line("30.12.2020", 40), line(tc.body, 70)}}
+		typ, f := r.fields()
+		if typ != RegistrationDeregistered || f["issuing_authority"].Text != tc.want {
+			t.Errorf("%q: %s issuing_authority %q, want %s %q", tc.body, typ, f["issuing_authority"].Text, RegistrationDeregistered, tc.want)
 		}
 	}
 }

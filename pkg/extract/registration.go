@@ -236,7 +236,7 @@ func (r stampReading) fields() (string, Fields) {
 		if dateLine != nil {
 			put("deregistration_date", date, []ocr.Line{*dateLine}, 0.6)
 		}
-		put("issuing_authority", text(strings.ToUpper(joinLines(body))), body, 0)
+		put("issuing_authority", authorityText(strings.ToUpper(joinLines(body))), body, 0)
 		return RegistrationDeregistered, out
 	}
 	if dateLine != nil {

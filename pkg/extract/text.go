@@ -38,10 +38,18 @@ func abbreviations(s string) string {
 // placeName is the text of a place of birth (see authorityText).
 func placeName(s string) string { return authorityText(s) }
 
-// name is the text of a name field: words of one letter, which no name
-// has (the edge of the portrait's frame or a caption read as Г or П),
-// are dropped, and the short i fixed at the ends of words.
+// name is the text of a name field: characters no name holds (a dot or
+// comma read after it, a digit: the block read whole has the places'
+// character set) part words, words of one letter, which no name has (the
+// edge of the portrait's frame or a caption read as Г or П), are dropped,
+// and the short i fixed at the ends of words.
 func name(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if strings.ContainsRune(nameChars, r) {
+			return r
+		}
+		return ' '
+	}, s)
 	var words []string
 	for _, w := range strings.Fields(s) {
 		if utf8.RuneCountInString(strings.Trim(w, "-")) > 1 {
@@ -56,9 +64,33 @@ func name(s string) string {
 }
 
 // authorityText is text with the short i fixed at the ends of words
-// (НИЖНИЙ, КАЛУЖСКОЙ) and the abbreviations' dots (ГОР., ОБЛ.), for
-// places and authorities.
-func authorityText(s string) string { return abbreviations(shortIAtEnds(text(s), false)) }
+// (НИЖНИЙ, КАЛУЖСКОЙ), the abbreviations' dots (ГОР., ОБЛ.) and no stop
+// after its last word when that is no abbreviation, for places and
+// authorities.
+func authorityText(s string) string {
+	return noFinalStop(abbreviations(shortIAtEnds(text(s), false)))
+}
+
+// longestAbbreviation is the most letters an abbreviation closing a place
+// or an authority has (ОБЛ., РЕСП., Р-НА): a longer last word is a whole
+// word.
+const longestAbbreviation = 4
+
+// noFinalStop drops the dot or comma read after the last word of s when
+// that word is longer than any abbreviation (ГОР. МОСКВА., ОТДЕЛ ПО
+// ВОПРОСАМ МИГРАЦИИ.): such a word is never abbreviated, and the mark is
+// a speck of the paper read as one. An abbreviation keeps its dot.
+func noFinalStop(s string) string {
+	stem := strings.TrimRight(s, ".,")
+	if stem == s {
+		return s
+	}
+	last := stem[strings.LastIndexByte(stem, ' ')+1:]
+	if utf8.RuneCountInString(last) <= longestAbbreviation {
+		return s
+	}
+	return stem
+}
 
 // shortIAtEnds applies shortIAtEnd to each word of s and joins the words
 // with single spaces.
