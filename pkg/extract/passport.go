@@ -299,7 +299,7 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 			ok[c.Field] = c.OK()
 		}
 		chooseMRZ("series_and_number", ru.Series+" "+ru.Number, ok["document_number"] && ok["optional_data"], l2)
-		chooseMRZ("date_of_birth", x.mrzDate(ru.BirthDate), ok["birth_date"], l2)
+		chooseMRZ("date_of_birth", x.zoneBirthDate(ru, ok["optional_data"]), ok["birth_date"], l2)
 		chooseMRZ("date_of_issue", x.mrzDate(ru.IssueDate), ok["optional_data"], l2)
 		chooseMRZ("subdivision_code", ru.Subdivision, ok["optional_data"], l2)
 		sex := map[string]string{"M": "МУЖ.", "F": "ЖЕН."}[ru.Sex]
@@ -411,13 +411,4 @@ func (x *Extractor) region(place placement, f string, b image.Rectangle) (image.
 		return place.rect(box, 5, 1, b)
 	}
 	return place.rect(box, 1.5, 1, b)
-}
-
-// mrzDate formats a YYMMDD zone date as dd.mm.yyyy; "" when impossible.
-func (x *Extractor) mrzDate(yymmdd string) string {
-	t, err := mrz.Date(yymmdd, x.now(), false)
-	if err != nil {
-		return ""
-	}
-	return t.Format("02.01.2006")
 }
