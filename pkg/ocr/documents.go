@@ -151,8 +151,8 @@ func (e *Engine) ReadDocuments(ctx context.Context, page image.Image, cuts []Cut
 		add(p, n+1, true, nil)
 	}
 	if covered < outsideCover*float64(b.Dx()*b.Dy()) {
-		if blank := blankOut(page, cuts); inked(blank) {
-			rest, err := e.Read(ctx, blank)
+		if remains := blankOut(page, cuts); inked(remains) {
+			rest, err := e.Read(ctx, remains)
 			if err != nil {
 				return Page{}, err
 			}
@@ -267,49 +267,6 @@ func around(page image.Image, q geom.Quad) color.RGBA {
 		return v[len(v)/2]
 	}
 	return color.RGBA{median(rs), median(gs), median(bs), 255}
-}
-
-// Ink is what is darker than the page's median grey by inkContrast
-// levels or more; a page with less than inkShare of it is not read.
-const (
-	inkContrast = 60
-	inkShare    = 0.0005
-)
-
-// inked says whether img holds ink (see inkContrast), sampled every
-// second pixel each way: the margins of a scan cut to its document, or
-// a blank page, hold none, and Tesseract reading one thresholds its faint
-// noise into thousands of specks, 1 to 7 seconds a page for nothing (on
-// the factory's scans). A line of 12-point print on a 150 dpi page is
-// about 0.1 % ink.
-func inked(img image.Image) bool {
-	g, ok := img.(*image.RGBA)
-	if !ok {
-		return true
-	}
-	var hist [256]int
-	n := 0
-	b := g.Rect
-	for y := b.Min.Y; y < b.Max.Y; y += 2 {
-		row := g.Pix[(y-b.Min.Y)*g.Stride:]
-		for x := 0; x < b.Dx(); x += 2 {
-			p := row[4*x : 4*x+3]
-			hist[(299*int(p[0])+587*int(p[1])+114*int(p[2]))/1000]++
-			n++
-		}
-	}
-	median, seen := 0, 0
-	for v, c := range hist {
-		if seen += c; 2*seen >= n {
-			median = v
-			break
-		}
-	}
-	dark := 0
-	for v := 0; v <= median-inkContrast; v++ {
-		dark += hist[v]
-	}
-	return float64(dark) >= inkShare*float64(n)
 }
 
 // grow moves a quad's corners away from its centre by f of their

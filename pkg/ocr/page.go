@@ -45,7 +45,14 @@ const maxReadings = 3
 // says how the page was turned; the boxes are in img's pixels, their
 // corners in the order of the upright text. The page is read as one block
 // of text (Tesseract's page segmentation mode 6), lines in blocks.
+//
+// A blank page (see blank: however grainy its scan) is not read at all
+// and has no lines.
 func (e *Engine) Read(ctx context.Context, img image.Image) (Page, error) {
+	if blank(img) {
+		b := img.Bounds()
+		return Page{Width: b.Dx(), Height: b.Dy(), Lines: []Line{}, Documents: []Document{}}, nil
+	}
 	return e.readUpright(ctx, img, gosseract.PSM_SINGLE_BLOCK)
 }
 
