@@ -68,11 +68,11 @@ func (s *Server) handleHealth(c *gin.Context) {
 	}
 	wg.Wait()
 	if len(failed) == 0 {
-		c.JSON(http.StatusOK, healthBody{Success: true, Version: Version, Checks: checks})
+		c.JSON(http.StatusOK, healthBody{Success: true, Version: Version(), Checks: checks})
 		return
 	}
 	e := apierr.New(apierr.DependencyDown, "Unhealthy: "+joinSorted(failed))
 	b := e.Envelope()
 	c.Header("Retry-After", "5")
-	c.JSON(http.StatusServiceUnavailable, healthBody{Success: false, Version: Version, Checks: checks, Body: &b})
+	c.JSON(http.StatusServiceUnavailable, healthBody{Success: false, Version: Version(), Checks: checks, Body: &b})
 }

@@ -68,7 +68,7 @@ func OpenAPI() obj {
 	}
 	return obj{
 		"openapi": "3.0.3",
-		"info": obj{"title": "Document classification service", "version": Version,
+		"info": obj{"title": "Document classification service", "version": Version(),
 			"description": "On-premises document classification, extraction, OCR and forgery check. Errors use one envelope " +
 				"{code, message, errno, traceback, detail}; the errno catalogue is listed under components.schemas.ErrorCatalogue."},
 		"paths": obj{

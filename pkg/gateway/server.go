@@ -25,10 +25,12 @@ import (
 	"docsuite/pkg/pipeline"
 	"docsuite/pkg/store"
 	"docsuite/pkg/tasks"
+	"docsuite/pkg/version"
 )
 
-// Version is the release number reported by /healthcheck and the API docs.
-const Version = "4.148.0"
+// Version is the release number reported by /healthcheck and the API
+// docs (see package version).
+func Version() string { return version.Number }
 
 // Server is the gateway.
 type Server struct {

@@ -20,12 +20,8 @@ import (
 	"docsuite/pkg/cli"
 	"docsuite/pkg/config"
 	"docsuite/pkg/licensed"
+	"docsuite/pkg/version"
 )
-
-// version is the release reported to the license server. It equals the
-// gateway's Version (a test checks); release builds may set it with
-// -ldflags "-X main.version=X.Y.Z".
-var version = "4.148.0"
 
 func main() {
 	var cfg config.License
@@ -57,7 +53,7 @@ func run(ctx context.Context, cfg config.License, log *slog.Logger) error {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	d, err := licensed.New(ctx, nc, licensed.Options{
-		URL: cfg.URL, Token: cfg.Token, InstanceID: instance, Version: version, Client: client,
+		URL: cfg.URL, Token: cfg.Token, InstanceID: instance, Version: version.Number, Client: client,
 		Interval: time.Duration(cfg.Interval) * time.Second, Log: log, Metrics: licensed.NewMetrics(reg),
 	})
 	if err != nil {
