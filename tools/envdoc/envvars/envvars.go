@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"docsuite/pkg/config"
+	"docsuite/pkg/version"
 )
 
 // Role is one binary of the suite and its configuration struct.
@@ -61,7 +62,7 @@ type ComposeVar struct {
 // ComposeVars lists the compose-only variables.
 func ComposeVars() []ComposeVar {
 	return []ComposeVar{
-		{"DOCSUITE_VERSION", "4.148.0", "Tag of the docsuite images docker compose builds and runs."},
+		{"DOCSUITE_VERSION", version.Number, "Tag of the docsuite images docker compose builds and runs."},
 		{"DOCSUITE_HTTP_PORT", "8080", "Host port nginx publishes (the container listens on 80)."},
 	}
 }
