@@ -79,8 +79,12 @@ func (x *Extractor) Passport(ctx context.Context, img image.Image) (Fields, erro
 	// The pages inside an open cover, in the crop's own coordinates.
 	small = cvimg.Sub(small, pageBounds(small))
 	out, err := x.passportFields(ctx, small)
-	if err != nil || scale == 1 {
-		return out, err
+	if err != nil {
+		return nil, err
+	}
+	dropLaterDates(out, x.now())
+	if scale == 1 {
+		return out, nil
 	}
 	o := img.Bounds().Min
 	for k, f := range out {

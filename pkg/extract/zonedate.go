@@ -41,3 +41,18 @@ func zoneDate(yymmdd string, latest time.Time) string {
 	}
 	return t.Format("02.01.2006")
 }
+
+// dropLaterDates removes the passport's dates later than the day of now:
+// no one is born, and no passport is issued, after the day it is read, so
+// such a date is a misreading (an issue date's 2023 read as 2028, a date
+// read off another document asked for as a passport) and is left out, as
+// an impossible date is. The zone's dates are never later.
+func dropLaterDates(f Fields, now time.Time) {
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	for _, name := range []string{"date_of_birth", "date_of_issue"} {
+		d, err := time.Parse("02.01.2006", f[name].Text)
+		if err == nil && d.After(today) {
+			delete(f, name)
+		}
+	}
+}
