@@ -7,7 +7,6 @@ import (
 	"context"
 	"log/slog"
 	"runtime"
-	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/prometheus/client_golang/prometheus"
@@ -105,36 +104,6 @@ func serveStage[Req, Resp any](ctx context.Context, d Deps, c config.Common, w c
 	<-ctx.Done()
 	_ = hs.Unsubscribe()
 	return wk.Stop()
-}
-
-// Janitor removes stored objects older than PIPELINE_TIMEOUT +
-// COMPLETED_TASK_TTL_SECONDS every interval until ctx ends.
-func Janitor(ctx context.Context, d Deps, c config.Common, interval time.Duration) error {
-	maxAge := c.Timeout() + c.TTL()
-	sweep := func() {
-		cutoff := time.Now().Add(-maxAge)
-		for _, prefix := range []string{"tasks/", "results/"} {
-			n, size, err := store.DeleteOlder(ctx, d.Store, prefix, cutoff)
-			if err != nil {
-				d.Log.Warn("janitor sweep failed", "prefix", prefix, "err", err)
-				continue
-			}
-			if n > 0 {
-				d.Log.Info("janitor removed old objects", "prefix", prefix, "objects", n, "bytes", size, "older_than", maxAge.String())
-			}
-		}
-	}
-	sweep()
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-			sweep()
-		}
-	}
 }
 
 // workerSize is how many requests the worker w configures runs at once

@@ -7,6 +7,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 )
@@ -41,9 +42,12 @@ type Store interface {
 	Ping(ctx context.Context) error
 }
 
-// DeleteOlder removes every object under prefix modified before cutoff and
-// returns how many objects and bytes it removed: the janitor's sweep.
-func DeleteOlder(ctx context.Context, s Store, prefix string, cutoff time.Time) (n int, bytes int64, err error) {
+// DeleteOlder removes every object under prefix modified before cutoff
+// that keep does not ask to keep, and returns how many objects and bytes
+// it removed: the janitor's sweep. A keep that fails ends the sweep with
+// its error, the objects not yet removed left in place.
+func DeleteOlder(ctx context.Context, s Store, prefix string, cutoff time.Time,
+	keep func(ctx context.Context, key string) (bool, error)) (n int, bytes int64, err error) {
 	var old []Object
 	err = s.List(ctx, prefix, func(o Object) bool {
 		if o.Modified.Before(cutoff) {
@@ -55,6 +59,13 @@ func DeleteOlder(ctx context.Context, s Store, prefix string, cutoff time.Time) 
 		return 0, 0, err
 	}
 	for _, o := range old {
+		kept, err := keep(ctx, o.Key)
+		if err != nil {
+			return n, bytes, fmt.Errorf("store: sweep %s: %w", prefix, err)
+		}
+		if kept {
+			continue
+		}
 		if err := s.Delete(ctx, o.Key); err != nil {
 			return n, bytes, err
 		}

@@ -72,16 +72,29 @@ func conformance(t *testing.T, s Store) {
 	}
 	// The janitor's sweep: nothing is older than an hour ago, everything
 	// is older than a minute from now.
-	if n, _, err := DeleteOlder(ctx, s, "tasks/", time.Now().Add(-time.Hour)); err != nil || n != 0 {
+	if n, _, err := DeleteOlder(ctx, s, "tasks/", time.Now().Add(-time.Hour), keepNone); err != nil || n != 0 {
 		t.Errorf("sweep of fresh objects removed %d (%v)", n, err)
 	}
-	if n, _, err := DeleteOlder(ctx, s, "tasks/", time.Now().Add(time.Minute)); err != nil || n != 1 {
+	// An old object its keep asks to keep stays; a keep that fails ends
+	// the sweep with nothing removed.
+	keepB := func(_ context.Context, key string) (bool, error) { return key == "tasks/b/input", nil }
+	if n, _, err := DeleteOlder(ctx, s, "tasks/", time.Now().Add(time.Minute), keepB); err != nil || n != 0 {
+		t.Errorf("sweep removed %d kept objects (%v)", n, err)
+	}
+	failing := func(context.Context, string) (bool, error) { return false, errors.New("records unavailable") }
+	if n, _, err := DeleteOlder(ctx, s, "tasks/", time.Now().Add(time.Minute), failing); err == nil || n != 0 {
+		t.Errorf("sweep with a failing keep removed %d (%v), want none and the error", n, err)
+	}
+	if n, _, err := DeleteOlder(ctx, s, "tasks/", time.Now().Add(time.Minute), keepNone); err != nil || n != 1 {
 		t.Errorf("sweep of old objects removed %d (%v)", n, err)
 	}
 	if err := s.Ping(ctx); err != nil {
 		t.Error(err)
 	}
 }
+
+// keepNone keeps no object from a sweep.
+func keepNone(context.Context, string) (bool, error) { return false, nil }
 
 func TestFolder(t *testing.T) {
 	s, err := NewFolder(t.TempDir())

@@ -97,12 +97,12 @@ func Open(ctx context.Context, nc *nats.Conn, st store.Store, opts Options, log 
 		}
 		q.cons[p] = c
 	}
-	// Records outlive the result TTL by the pipeline timeout so a queued
-	// task's record never expires before it runs; Expired enforces the
-	// exact TTL on reads.
+	// A record lives recordTTL after its last write; the runners renew
+	// those of waiting tasks (keepRecords), and Expired enforces the
+	// exact result TTL on reads.
 	q.kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket:   BucketName,
-		TTL:      opts.TTL + opts.Timeout + opts.AckWait*time.Duration(opts.MaxDeliver),
+		TTL:      opts.recordTTL(),
 		Storage:  jetstream.FileStorage,
 		Replicas: opts.Replicas,
 	})

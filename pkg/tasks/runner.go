@@ -22,7 +22,8 @@ type Progress func(done, total int)
 type Exec func(ctx context.Context, job Job, progress Progress) ([]byte, error)
 
 // Run takes tasks from the queue, highest priority first, with n runners at
-// once, until ctx ends. It returns after running tasks finish.
+// once, until ctx ends, and meanwhile keeps the records of waiting tasks
+// from expiring (keepRecords). It returns after running tasks finish.
 func (q *Queue) Run(ctx context.Context, n int, exec Exec) error {
 	wake := make(chan struct{}, 1)
 	sub, err := q.nc.Subscribe(notifySubject, func(*nats.Msg) {
@@ -41,6 +42,7 @@ func (q *Queue) Run(ctx context.Context, n int, exec Exec) error {
 	}
 	defer abandoned.Unsubscribe() //nolint:errcheck
 	var wg sync.WaitGroup
+	wg.Go(func() { q.keepRecords(ctx) })
 	for range max(1, n) {
 		wg.Go(func() { q.loop(ctx, wake, exec) })
 	}
@@ -108,6 +110,9 @@ func (q *Queue) process(ctx context.Context, msg jetstream.Msg, exec Exec) {
 	}
 	if !ok || st.Status == Done || st.Status == Failed {
 		// Finished by a runner that died before acknowledging, or expired.
+		if !ok {
+			q.log.Warn("dropping a task whose record has expired", "task", job.ID)
+		}
 		_ = msg.Ack()
 		return
 	}

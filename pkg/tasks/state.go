@@ -59,6 +59,12 @@ func (s State) Expired(now time.Time, ttl time.Duration) bool {
 	return !s.Completed.IsZero() && now.Sub(s.Completed) > ttl
 }
 
+// Unfinished reports whether the task is queued or running: its record
+// and its stored input are still needed, however long it has waited.
+func (s State) Unfinished() bool {
+	return s.Status == Queued || s.Status == Running
+}
+
 // ResultKey is where a task's result body is stored.
 func ResultKey(id string) string { return "results/" + id + ".json" }
 

@@ -1,6 +1,7 @@
 // Command janitor removes stored objects older than PIPELINE_TIMEOUT +
-// COMPLETED_TASK_TTL_SECONDS: inputs and intermediates of tasks that
-// never completed, and expired results.
+// COMPLETED_TASK_TTL_SECONDS that completed tasks left behind: inputs and
+// intermediates, and expired results. It reads task records in NATS and
+// keeps the objects of a task still queued or running.
 package main
 
 import (
@@ -11,7 +12,6 @@ import (
 	"docsuite/pkg/cli"
 	"docsuite/pkg/config"
 	"docsuite/pkg/roles"
-	"docsuite/pkg/store"
 )
 
 func main() {
@@ -22,11 +22,12 @@ func main() {
 		Common:   func() config.Common { return cfg.Common },
 		Validate: func() error { return cfg.Common.Validate() },
 		Run: func(ctx context.Context, log *slog.Logger) error {
-			st, err := store.Open(ctx, cfg.Store)
+			d, closeFn, err := roles.Connect(ctx, cfg.Common, "janitor", log)
 			if err != nil {
 				return err
 			}
-			return roles.Janitor(ctx, roles.Deps{Store: st, Log: log}, cfg.Common, time.Duration(cfg.Interval)*time.Second)
+			defer closeFn()
+			return roles.Janitor(ctx, d, cfg.Common, time.Duration(cfg.Interval)*time.Second)
 		},
 	})
 }

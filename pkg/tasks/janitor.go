@@ -1,0 +1,117 @@
+package tasks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"docsuite/pkg/store"
+)
+
+// Records reads task records for the janitor. It binds to the queue's
+// bucket without creating or changing it (the gateways set its TTL), once
+// a gateway has created it. A Records is used by one goroutine at a time.
+type Records struct {
+	js jetstream.JetStream
+	kv jetstream.KeyValue
+}
+
+// NewRecords reads task records over nc.
+func NewRecords(nc *nats.Conn) (*Records, error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("tasks: jetstream: %w", err)
+	}
+	return &Records{js: js}, nil
+}
+
+// Unfinished reports whether task id is queued or running. Before any
+// gateway has created the bucket there is no task at all.
+func (r *Records) Unfinished(ctx context.Context, id string) (bool, error) {
+	if r.kv == nil {
+		kv, err := r.js.KeyValue(ctx, BucketName)
+		if errors.Is(err, jetstream.ErrBucketNotFound) {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("tasks: bind bucket %s: %w", BucketName, err)
+		}
+		r.kv = kv
+	}
+	e, err := r.kv.Get(ctx, id)
+	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrInvalidKey) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("tasks: read record %s: %w", id, err)
+	}
+	var st State
+	if err := json.Unmarshal(e.Value(), &st); err != nil {
+		return false, fmt.Errorf("tasks: decode record %s: %w", id, err)
+	}
+	return st.Unfinished(), nil
+}
+
+// Swept is what one janitor sweep removed under one prefix of the store.
+type Swept struct {
+	Prefix  string
+	Objects int
+	Bytes   int64
+	Err     error
+}
+
+// Sweep is the janitor's pass over the store: it removes the objects under
+// tasks/ (inputs and intermediates) and results/ last written before
+// cutoff, except those of a task still queued or running, whose input
+// waits for its runner however long the queue is. The description allows
+// removing only what completed tasks left. A record that cannot be read
+// ends the pass over tasks/: nothing still needed is removed on a guess.
+func Sweep(ctx context.Context, st store.Store, r *Records, cutoff time.Time) []Swept {
+	out := make([]Swept, 0, 2)
+	for _, prefix := range []string{"tasks/", "results/"} {
+		keep := func(context.Context, string) (bool, error) { return false, nil }
+		if prefix == "tasks/" {
+			keep = r.inputKeeper()
+		}
+		n, size, err := store.DeleteOlder(ctx, st, prefix, cutoff, keep)
+		out = append(out, Swept{Prefix: prefix, Objects: n, Bytes: size, Err: err})
+	}
+	return out
+}
+
+// inputKeeper reports whether the object under tasks/ at key belongs to a
+// task still queued or running, reading each task's record once.
+func (r *Records) inputKeeper() func(context.Context, string) (bool, error) {
+	known := map[string]bool{}
+	return func(ctx context.Context, key string) (bool, error) {
+		id, ok := taskOfKey(key)
+		if !ok {
+			return false, nil
+		}
+		if keep, seen := known[id]; seen {
+			return keep, nil
+		}
+		keep, err := r.Unfinished(ctx, id)
+		if err != nil {
+			return false, err
+		}
+		known[id] = keep
+		return keep, nil
+	}
+}
+
+// taskOfKey is the task id of a key under InputPrefix(id).
+func taskOfKey(key string) (string, bool) {
+	rest, ok := strings.CutPrefix(key, "tasks/")
+	if !ok {
+		return "", false
+	}
+	id, _, ok := strings.Cut(rest, "/")
+	return id, ok && id != ""
+}
