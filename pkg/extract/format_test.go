@@ -63,6 +63,11 @@ func TestFormats(t *testing.T) {
 		{"place closed by a region keeps its dot", placeName, "С. УГРА КАЛУЖСКОЙ ОБЛ.", "С. УГРА КАЛУЖСКОЙ ОБЛ."},
 		{"place closed by a republic keeps its dot", placeName, "ГОР. КАЗАНЬ РЕСП.", "ГОР. КАЗАНЬ РЕСП."},
 		{"authority read with a stop after it", authorityText, "ОТДЕЛ ПО ВОПРОСАМ МИГРАЦИИ.", "ОТДЕЛ ПО ВОПРОСАМ МИГРАЦИИ"},
+		{"place of digits only", placeName, "20 02 2012", ""},
+		{"place of dates", placeName, "11.02.2030 20 11.02.2030", ""},
+		{"authority of specks", authorityText, "Е Е ИИ", ""},
+		{"place of a short name", placeName, "ГОР. УФА", "ГОР. УФА"},
+		{"authority of initials", authorityText, "МВД ПО Р. 2", "МВД ПО Р. 2"},
 	} {
 		if got := tc.format(tc.in); got != tc.want {
 			t.Errorf("%s: %q gives %q, want %q", tc.name, tc.in, got, tc.want)

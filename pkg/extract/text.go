@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"docsuite/pkg/mrz"
@@ -66,9 +67,30 @@ func name(s string) string {
 // authorityText is text with the short i fixed at the ends of words
 // (НИЖНИЙ, КАЛУЖСКОЙ), the abbreviations' dots (ГОР., ОБЛ.) and no stop
 // after its last word when that is no abbreviation, for places and
-// authorities.
+// authorities; "" when it holds no word (see hasWord).
 func authorityText(s string) string {
+	if !hasWord(s) {
+		return ""
+	}
 	return noFinalStop(abbreviations(shortIAtEnds(text(s), false)))
+}
+
+// hasWord reports whether s holds a run of three letters or more: every
+// place and authority names one (УФА, МВД), while digits read off
+// another document's dates (20 02 2012) or specks of a blank page read
+// as letters (Е Е ИИ) hold none.
+func hasWord(s string) bool {
+	run := 0
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			run = 0
+			continue
+		}
+		if run++; run >= 3 {
+			return true
+		}
+	}
+	return false
 }
 
 // longestAbbreviation is the most letters an abbreviation closing a place
