@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
-	"sync"
 
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/bus"
@@ -133,22 +132,13 @@ func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, fc *fakecheck.C
 	defer doc.Close()
 	resp := FraudResponse{ClassifyResponse: cls, Items: make([]FraudItem, len(cls.Items))}
 	// Documents are checked side by side, as many as the worker runs
-	// requests at once; a page is decoded once, by its first document.
-	var mu sync.Mutex
-	pages := map[int]func() (image.Image, error){}
-	page := func(n int) (image.Image, error) {
-		mu.Lock()
-		get, ok := pages[n]
-		if !ok {
-			get = sync.OnceValues(func() (image.Image, error) { return doc.Page(ctx, n-1) })
-			pages[n] = get
-		}
-		mu.Unlock()
-		return get()
-	}
+	// requests at once; a page is decoded once, by its first document, and
+	// let go after its last.
+	pages := newPageCache(cls.Items, func(n int) (image.Image, error) { return doc.Page(ctx, n-1) })
 	err = eachItem(ctx, d, req.TaskID, cls.Items, cls.PagesCount, limit, func(ctx context.Context, i int) error {
 		it := cls.Items[i]
-		pg, err := page(it.Document.Page)
+		defer pages.done(it.Document.Page)
+		pg, err := pages.get(it.Document.Page)
 		if err != nil {
 			return cropsvc.DecodeError(err)
 		}
