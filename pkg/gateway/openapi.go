@@ -3,6 +3,7 @@ package gateway
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -75,7 +76,7 @@ func OpenAPI() obj {
 			"/pipelines/run/classify":  op("Classify documents (on-premises)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), false),
 			"/pipelines/run/recognize": op("Extract data (on-premises)", stageDesc(recognizeDesc), "RecognizeResponse", params.RecognizeSpec(), false),
 			"/pipelines/run/fraud":     op("Check for forgery signs (on-premises)", stageDesc(fraudDesc), "FraudResponse", params.ClassifySpec(), false),
-			"/pipelines/run/fulltext":  op("Full-text OCR (on-premises)", stageDesc("Basic OCR of every page (Tesseract, Russian and English): lines and words with confidence and coords, and the plain text; pages of the plain text are separated by a form feed. The cropper (neural, or simple_cropper=true) first finds the documents on each page: each is read on its own crop, flattened and enlarged, turned first as the orienter says, as sparse text in reading order (its rows), then the rest of the page with the documents painted over, keeping its lines mostly of legible words; a document's (or a page read whole's) machine-readable zone, where Tesseract reads a line like one, is read again by the extraction's zone reader (PP-OCR) and, when every check digit verifies, its lines replace Tesseract's there, exact, in their place; the page's documents list them in that order with their corners and turn, and each line says which document it was read on. A page where no document is found, and every page with mode=classify_only or classify_crop, is read whole. A page or document that does not read legibly as it lies is read turned as Tesseract's orientation detector proposes and the most legible reading kept (rotation says how it was turned); every coords is in the page as sent. Word recall on the document factory's pages: docs/accuracy-fulltext.md."), "FulltextResponse", params.ClassifySpec(), false),
+			"/pipelines/run/fulltext":  op("Full-text OCR (on-premises)", stageDesc("Basic OCR of every page (Tesseract, Russian and English): lines and words with confidence and coords, and the plain text; pages of the plain text are separated by a form feed. The cropper (neural, or simple_cropper=true) first finds the documents on each page: each is read on its own crop, flattened and enlarged, turned first as the orienter says, as sparse text in reading order (its rows), then the rest of the page with the documents painted over, keeping its lines mostly of legible words; a document's (or a page read whole's) machine-readable zone, where Tesseract reads a line like one, is read again by the extraction's zone reader (PP-OCR) and, when every check digit verifies, its lines replace Tesseract's there, exact, in their place; the page's documents list them in that order with their corners and turn, and each line says which document it was read on. A page where no document is found, and every page with mode=classify_only or classify_crop, is read whole. A page or document that does not read legibly as it lies is read turned as Tesseract's orientation detector proposes and the most legible reading kept (rotation says how it was turned); every coords is in the page as sent. Word recall on the document factory's pages: docs/accuracy-fulltext.md."), "FulltextResponse", ignoredBy("fulltext", params.ClassifySpec(), fulltextIgnores...), false),
 			"/classify":                op("Classify documents (hosted-compatible)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), true),
 			"/recognize":               op("Extract data (hosted-compatible)", stageDesc(recognizeDesc), "RecognizeResponse", params.RecognizeSpec(), true),
 			"/result/{task_id}": obj{"get": obj{"summary": "Result of an async task",
@@ -97,6 +98,24 @@ func OpenAPI() obj {
 				"description": "License key of the hosted-compatible paths /classify and /recognize (checked as AUTH_MODE says); /result answers their tasks to the same key only. The on-premises paths (/pipelines/run/...) take none."},
 			"tokenHeader": obj{"type": "apiKey", "in": "header", "name": "Token", "description": "The same key in the Token header."}}},
 	}
+}
+
+// fulltextIgnores are classify's parameters that full-text OCR accepts (it
+// parses classify's query) and does nothing with: it answers no quality
+// flags, no fake, no crops and reads every document whatever its type.
+var fulltextIgnores = []string{"min_shape", "min_filesize", "max_exposure_score", "min_exposure_score", "max_blur_score",
+	"doc_type", "check_fake", "return_crops"}
+
+// ignoredBy is spec with the parameters named says method accepts and
+// ignores, so that the document does not promise what the answer lacks.
+func ignoredBy(method string, spec []params.Param, names ...string) []params.Param {
+	out := slices.Clone(spec)
+	for i, p := range out {
+		if slices.Contains(names, p.Name) {
+			out[i].Description = "Accepted and ignored by " + method + " (a parameter of classify). " + p.Description
+		}
+	}
+	return out
 }
 
 func queryParams(spec []params.Param) []obj {
