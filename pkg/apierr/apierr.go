@@ -106,6 +106,11 @@ func New(c Code, msg string) *Error { return &Error{Code: c, Message: msg} }
 // Wrap makes an error of a catalogue code around a cause.
 func Wrap(c Code, cause error, msg string) *Error { return &Error{Code: c, Message: msg, Cause: cause} }
 
+// Panic is the internal error a recovered panic p is answered with, its
+// value in the traceback ("panic: ..."): the one form the gateway, the
+// stage workers, the task runner and the pipeline's goroutines share.
+func Panic(p any) *Error { return Wrap(Internal, fmt.Errorf("panic: %v", p), "") }
+
 // Param makes a 422 naming a bad query parameter in detail.loc.
 func Param(name, msg, typ string) *Error {
 	return &Error{Code: InvalidParameter, Message: "Invalid request parameter: " + name,

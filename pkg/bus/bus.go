@@ -187,7 +187,7 @@ func (w *Worker) handle(m *nats.Msg, stage string, timeout time.Duration, log *s
 func safeCall(ctx context.Context, data []byte, fn func(context.Context, []byte) (any, error)) (res any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = apierr.Wrap(apierr.Internal, fmt.Errorf("panic: %v", p), "")
+			err = apierr.Panic(p)
 		}
 	}()
 	return fn(ctx, data)

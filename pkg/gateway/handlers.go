@@ -281,5 +281,3 @@ func isHex(s string) bool {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
-func fmtPanic(p any) string { return fmt.Sprintf("panic: %v", p) }

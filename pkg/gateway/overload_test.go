@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -80,23 +79,6 @@ func drain(t *testing.T, sub *nats.Subscription) int {
 		}
 		n++
 	}
-}
-
-// postImageResp posts one image part to url and returns the response
-// (its body read) with the decoded JSON answer.
-func postImageResp(t *testing.T, url string, data []byte) (*http.Response, map[string]any) {
-	t.Helper()
-	body, ct := imageBody(t, data)
-	resp, err := http.Post(url, ct, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var out map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		t.Fatalf("%s: %d, answer not JSON: %v", url, resp.StatusCode, err)
-	}
-	return resp, out
 }
 
 // countObjects counts the request inputs in the gateway's store.

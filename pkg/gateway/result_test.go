@@ -52,6 +52,14 @@ func imageBody(t *testing.T, data []byte) (*bytes.Buffer, string) {
 // postImage posts one image part to url and decodes the JSON answer.
 func postImage(t *testing.T, url string, data []byte) (int, map[string]any) {
 	t.Helper()
+	resp, out := postImageResp(t, url, data)
+	return resp.StatusCode, out
+}
+
+// postImageResp posts one image part to url and returns the response
+// (its body read) with the decoded JSON answer.
+func postImageResp(t *testing.T, url string, data []byte) (*http.Response, map[string]any) {
+	t.Helper()
 	body, ct := imageBody(t, data)
 	resp, err := http.Post(url, ct, body)
 	if err != nil {
@@ -63,7 +71,7 @@ func postImage(t *testing.T, url string, data []byte) (int, map[string]any) {
 	if err := json.Unmarshal(raw, &out); err != nil {
 		t.Fatalf("%s: %d %q is not JSON", url, resp.StatusCode, raw)
 	}
-	return resp.StatusCode, out
+	return resp, out
 }
 
 // TestFailedTaskAnswersItsError checks how /result answers an async task

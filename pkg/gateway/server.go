@@ -184,7 +184,7 @@ func (s *Server) recoverer() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		defer func() {
 			if p := recover(); p != nil {
-				s.fail(c, apierr.Wrap(apierr.Internal, errors.New(fmtPanic(p)), ""))
+				s.fail(c, apierr.Panic(p))
 			}
 		}()
 		c.Next()

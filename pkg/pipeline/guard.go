@@ -16,7 +16,7 @@ func guarded(fn func() error) func() error {
 	return func() (err error) {
 		defer func() {
 			if p := recover(); p != nil {
-				err = apierr.Wrap(apierr.Internal, fmt.Errorf("panic: %v\n%s", p, debug.Stack()), "")
+				err = apierr.Panic(fmt.Sprintf("%v\n%s", p, debug.Stack()))
 			}
 		}()
 		return fn()

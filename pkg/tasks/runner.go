@@ -191,7 +191,7 @@ func (q *Queue) safeExec(ctx context.Context, exec Exec, job Job, progress Progr
 	defer func() {
 		if p := recover(); p != nil {
 			q.log.Error("task panicked", "task", job.ID, "panic", p, "stack", string(debug.Stack()))
-			err = apierr.Wrap(apierr.Internal, fmt.Errorf("panic: %v", p), "")
+			err = apierr.Panic(p)
 		}
 	}()
 	return exec(ctx, job, progress)
