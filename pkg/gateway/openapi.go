@@ -204,7 +204,7 @@ func schemas() obj {
 			"items": obj{"type": "object"}},
 		"Pending": obj{"allOf": []obj{{"$ref": "#/components/schemas/Error"}, {"type": "object", "properties": obj{
 			"task_id": obj{"type": "string"}, "status": obj{"type": "string", "enum": []string{"queued", "running"}},
-			"progress": obj{"type": "object", "description": "pages done of the file's pages while the task runs (classify: its documents classified and oriented, pages_total known once the first page is cut; fulltext: read; recognize and fraud: their documents done); both 0 until the first page is counted",
+			"progress": obj{"type": "object", "description": "pages done of the file's pages while the task runs (classify: its documents classified and oriented, pages_total known once the first page is cut; fulltext: read; recognize and fraud: their documents done); both 0 until the first page is counted. pages_done counts the current try's pages: a task tried again (its gateway stopped under it, a try failed for a dependency down or ran past PIPELINE_TIMEOUT) shows 0 done of the same pages_total from the moment its try ends (its gateway killed outright: when the next try starts), never an earlier try's pages",
 				"properties": obj{"pages_done": obj{"type": "integer"}, "pages_total": obj{"type": "integer"}}}}}}},
 		"AsyncAccepted": obj{"type": "object", "required": []string{"task_id", "items", "pages_count", "page_count", "docs_count"},
 			"description": "The answer to any method with async=true, at once: the classify body of a task not yet run (no items, counts 0).",

@@ -125,21 +125,31 @@ func (q *Queue) process(ctx context.Context, msg jetstream.Msg, exec Exec) {
 		return
 	}
 	meta, _ := msg.Metadata()
-	st.Status, st.Started, st.Attempts = Running, time.Now().UTC(), st.Attempts+1
+	// A try counts its own pages from none: those of a try before it (its
+	// runner stopped, or it failed and is tried again) are not done by
+	// this one, and a polling client was shown them until this try's
+	// first report, then fewer.
+	st.Status, st.Started, st.Attempts, st.PagesDone = Running, time.Now().UTC(), st.Attempts+1, 0
 	_ = q.put(ctx, st)
 
 	var mu sync.Mutex
+	ended := false // no progress is recorded once the try has ended
 	body, e := q.attempt(ctx, msg, exec, job, func(done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
-		st.PagesDone, st.PagesTotal = done, total
-		_ = q.put(ctx, st)
+		if !ended {
+			st.PagesDone, st.PagesTotal = done, total
+			_ = q.put(ctx, st)
+		}
 	})
 	mu.Lock()
 	defer mu.Unlock()
+	ended = true
 	if ctx.Err() != nil {
 		// Shutting down: leave the task to be redelivered elsewhere.
-		_ = msg.Nak()
+		rec, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+		defer cancel()
+		q.handBack(rec, msg, &st, 0)
 		return
 	}
 	if e == nil {
@@ -148,7 +158,7 @@ func (q *Queue) process(ctx context.Context, msg jetstream.Msg, exec Exec) {
 	if e != nil {
 		if meta != nil && retried(e.Code, int(meta.NumDelivered), q.opts.MaxDeliver) {
 			q.log.Warn("task will be retried", "task", job.ID, "err", e)
-			_ = msg.NakWithDelay(2 * time.Second)
+			q.handBack(ctx, msg, &st, 2*time.Second)
 			return
 		}
 		body := e.Envelope()
@@ -166,6 +176,25 @@ func (q *Queue) process(ctx context.Context, msg jetstream.Msg, exec Exec) {
 		q.log.Warn("input cleanup failed; the janitor will remove it", "task", job.ID, "err", err)
 	}
 	_ = msg.Ack()
+}
+
+// recordTimeout bounds recording a try's outcome, which is done even when
+// the runner is shutting down (a context detached from the runner's).
+const recordTimeout = 10 * time.Second
+
+// handBack returns a task whose try ended without an outcome to the queue,
+// to be delivered again after delay, its progress back at no pages done:
+// the pages of the try that ended are to be done again.
+func (q *Queue) handBack(ctx context.Context, msg jetstream.Msg, st *State, delay time.Duration) {
+	if st.PagesDone != 0 {
+		st.PagesDone = 0
+		_ = q.put(ctx, *st)
+	}
+	if delay > 0 {
+		_ = msg.NakWithDelay(delay)
+		return
+	}
+	_ = msg.Nak()
 }
 
 // attempt runs one try of a task within the pipeline timeout, telling
