@@ -145,20 +145,37 @@ func (q *Queue) process(ctx context.Context, msg jetstream.Msg, exec Exec) {
 	mu.Lock()
 	defer mu.Unlock()
 	ended = true
-	if ctx.Err() != nil {
-		// Shutting down: leave the task to be redelivered elsewhere.
-		rec, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
-		defer cancel()
-		q.handBack(rec, msg, &st, 0)
+	q.settle(ctx, msg, meta, job, &st, body, e)
+}
+
+// recordTimeout bounds recording a try's outcome, which is done even when
+// the runner is shutting down (a context detached from the runner's).
+const recordTimeout = 10 * time.Second
+
+// settle records the outcome of a try of job, then gives up the runner's
+// claim on its message: acknowledged once the task is recorded as done
+// or failed, handed back (nak) for another try. A try that ended without
+// an answer because the runner is shutting down is handed back to be run
+// elsewhere; one that answered is recorded as done first, shutting down
+// or not: it used to be handed back too, and run again by another gateway.
+func (q *Queue) settle(ctx context.Context, msg jetstream.Msg, meta *jetstream.MsgMetadata, job Job, st *State,
+	body []byte, e *apierr.Error) {
+	rec, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+	defer cancel()
+	if e != nil && ctx.Err() != nil {
+		q.handBack(rec, msg, st, 0)
 		return
 	}
+	// The claim is renewed before the outcome is written (the heartbeat
+	// ended with the try), so that no other runner takes the task meanwhile.
+	_ = msg.InProgress()
 	if e == nil {
-		e = q.storeResult(ctx, job.ID, body)
+		e = q.storeResult(rec, job.ID, body)
 	}
 	if e != nil {
 		if meta != nil && retried(e.Code, int(meta.NumDelivered), q.opts.MaxDeliver) {
 			q.log.Warn("task will be retried", "task", job.ID, "err", e)
-			q.handBack(ctx, msg, &st, 2*time.Second)
+			q.handBack(rec, msg, st, 2*time.Second)
 			return
 		}
 		body := e.Envelope()
@@ -168,19 +185,15 @@ func (q *Queue) process(ctx context.Context, msg jetstream.Msg, exec Exec) {
 		st.Status, st.ResultKey = Done, ResultKey(job.ID)
 	}
 	st.Completed = time.Now().UTC()
-	if err := q.put(ctx, st); err != nil {
+	if err := q.put(rec, *st); err != nil {
 		_ = msg.NakWithDelay(time.Second)
 		return
 	}
-	if err := q.store.DeletePrefix(ctx, InputPrefix(job.ID)); err != nil {
+	if err := q.store.DeletePrefix(rec, InputPrefix(job.ID)); err != nil {
 		q.log.Warn("input cleanup failed; the janitor will remove it", "task", job.ID, "err", err)
 	}
 	_ = msg.Ack()
 }
-
-// recordTimeout bounds recording a try's outcome, which is done even when
-// the runner is shutting down (a context detached from the runner's).
-const recordTimeout = 10 * time.Second
 
 // handBack returns a task whose try ended without an outcome to the queue,
 // to be delivered again after delay, its progress back at no pages done:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"docsuite/pkg/apierr"
+	"docsuite/pkg/store"
 	"docsuite/pkg/testutil"
 )
 
@@ -107,6 +108,77 @@ func TestProgressStartsAgainWithEachTry(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTaskFinishedAtShutdownIsNotRunAgain shuts a runner down as its task
+// answers (the gateway told to stop while the task's last stage replies):
+// the task is recorded as done with that answer before Run returns, its
+// input removed, and another runner started after it neither runs it again
+// nor changes its answer. The runner used to hand such a task back
+// unrecorded, and the next gateway computed its result a second time.
+func TestTaskFinishedAtShutdownIsNotRunAgain(t *testing.T) {
+	e := newEnv(t)
+	ctx := t.Context()
+	first, firstNC := e.queue(t)
+	runCtx, shutdown := context.WithCancel(ctx)
+	defer shutdown()
+	stopped := make(chan error, 1)
+	go func() {
+		stopped <- first.Run(runCtx, 1, func(ctx context.Context, _ Job, progress Progress) ([]byte, error) {
+			progress(1, 1)
+			shutdown()
+			<-ctx.Done() // the answer is there as the shutdown reaches the try
+			return []byte(`{"run":"first"}`), nil
+		})
+	}()
+	if err := e.store.Put(ctx, InputPrefix("last")+"input", []byte("file")); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Enqueue(ctx, Job{ID: "last", Priority: 1}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := awaitRun(stopped); err != nil {
+		t.Fatal(err)
+	}
+	// The gateway's process ends as a role's does: its connection drained.
+	if err := firstNC.Drain(); err != nil {
+		t.Fatal(err)
+	}
+	q, _ := e.queue(t)
+	checkDone := func(when string) {
+		t.Helper()
+		st, ok, err := q.Get(ctx, "last")
+		if err != nil || !ok || st.Status != Done {
+			t.Errorf("%s: state %s (ok %v, err %v), want done", when, st.Status, ok, err)
+			return
+		}
+		if body, err := q.Result(ctx, st); err != nil || string(body) != `{"run":"first"}` {
+			t.Errorf("%s: result %s (%v), want the first run's", when, body, err)
+		}
+	}
+	checkDone("once the first runner stopped")
+	if _, err := e.store.Get(ctx, InputPrefix("last")+"input"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("input left after the task was done: %v", err)
+	}
+	var mu sync.Mutex
+	runs := 0
+	go func() {
+		_ = q.Run(ctx, 1, func(context.Context, Job, Progress) ([]byte, error) {
+			mu.Lock()
+			runs++
+			mu.Unlock()
+			return []byte(`{"run":"second"}`), nil
+		})
+	}()
+	// A task handed back is delivered again at once, one left unacknowledged
+	// after AckWait; the idle runner looks every idlePoll.
+	time.Sleep(2*e.opts.AckWait + idlePoll)
+	mu.Lock()
+	defer mu.Unlock()
+	if runs != 0 {
+		t.Errorf("the task ran %d more times on the next runner, want none", runs)
+	}
+	checkDone("after the next runner started")
 }
 
 // awaitRun waits for a runner's Run to return after its context ended.
