@@ -21,8 +21,10 @@ const (
 // whose paper is itself at the clipping level (a white-paper scan) a
 // bright spot cannot be told from blank paper and glare is 0; wash-out
 // still catches an overexposed scan.
-func glare(p plane) float64 {
-	g := newTileMap(p)
+func glare(p plane) float64 { return newTileMap(p).glare() }
+
+// glare is glare(p) of the plane g was cut from.
+func (g tileMap) glare() float64 {
 	if len(g.clipped) == 0 || g.paper >= clipLevel-paperMargin {
 		return 0
 	}
@@ -57,6 +59,9 @@ func glare(p plane) float64 {
 // tileMap is the crop cut into about tileGrid × tileGrid tiles.
 type tileMap struct {
 	cols, rows int
+	tw, th     int // a tile's width and height in pixels
+	// level is each tile's 90th percentile, row by row.
+	level []int
 	// clipped is each tile's share of pixels at clipLevel or brighter,
 	// row by row.
 	clipped []float64
@@ -68,7 +73,7 @@ type tileMap struct {
 
 func newTileMap(p plane) tileMap {
 	tw, th := max(1, p.w/tileGrid), max(1, p.h/tileGrid)
-	g := tileMap{cols: p.w / tw, rows: p.h / th}
+	g := tileMap{cols: p.w / tw, rows: p.h / th, tw: tw, th: th}
 	var paper []int
 	for r := 0; r < g.rows; r++ {
 		for c := 0; c < g.cols; c++ {
@@ -78,10 +83,11 @@ func newTileMap(p plane) tileMap {
 					h[v]++
 				}
 			}
-			c := h.share(clipLevel)
+			c, l := h.share(clipLevel), h.percentile(0.9)
 			g.clipped = append(g.clipped, c)
+			g.level = append(g.level, l)
 			if c < blownShare { // paper is read where it is not blown out
-				paper = append(paper, h.percentile(0.9))
+				paper = append(paper, l)
 			}
 		}
 	}

@@ -105,12 +105,18 @@ func measure(img image.Image) (Scores, error) {
 	lum := plane{pix: pix, w: gray.Cols(), h: gray.Rows()}
 	hist := lum.histogram()
 	sharp := sharpness(gray)
-	high := glare(lum)
+	tiles := newTileMap(lum)
+	high := tiles.glare()
 	// Blur spreads thin strokes and pales the darkest ink, which wash-out
 	// would read as overexposure: below washoutSharpness the crop is
-	// reported blurred and wash-out is not measured (glare still is).
-	if sharp >= washoutSharpness {
-		high = math.Max(high, washout(hist))
+	// reported blurred and wash-out is not measured (glare still is). A
+	// sheet without print has no ink to be washed out (inkLevel), which is
+	// only looked for when the darkest thousandth is pale: inkLevel is
+	// never paler than it.
+	if sharp >= washoutSharpness && hist.percentile(inkPercentile) > inkNormal {
+		if ink, ok := inkLevel(lum, tiles, hist); ok {
+			high = math.Max(high, washout(ink))
+		}
 	}
 	return Scores{
 		ExposureHigh: high,
@@ -182,13 +188,12 @@ const (
 	washoutSharpness = 1.8
 )
 
-// washout maps the darkest ink level (the 0.1st percentile of luma, low
-// enough that the cores of a sparse document's thin strokes still count
-// when the crop is small) linearly from inkNormal (0) to white (1): on a
-// blown-out document even the ink is pale.
-func washout(h histogram) float64 {
-	ink := float64(h.percentile(inkPercentile))
-	return clamp01((ink - inkNormal) / (255 - inkNormal))
+// washout maps the darkest ink level (inkLevel: the 0.1st percentile of
+// luma, low enough that the cores of a sparse document's thin strokes
+// still count when the crop is small) linearly from inkNormal (0) to
+// white (1): on a blown-out document even the ink is pale.
+func washout(ink int) float64 {
+	return clamp01(float64(ink-inkNormal) / (255 - inkNormal))
 }
 
 // litShare is the fraction of pixels at least litLevel bright.
