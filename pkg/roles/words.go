@@ -148,7 +148,7 @@ func readWords(ctx context.Context, eng *ocr.Engine, up image.Image, rects []ima
 		if box.Empty() {
 			continue
 		}
-		_, read, err := eng.ReadField(ctx, scaleLine(up, box), ocr.FieldOptions{})
+		_, read, err := eng.ReadField(ctx, scaleLine(up, box), ocr.FieldOptions{NoInvert: true})
 		if err != nil {
 			return nil, err
 		}
