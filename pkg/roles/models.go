@@ -1,11 +1,9 @@
 package roles
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"image"
-	"image/jpeg"
 	"log/slog"
 	"strings"
 
@@ -232,15 +230,15 @@ func Orienter(ctx context.Context, d Deps, c config.Common, w config.Worker, m c
 		if err != nil {
 			return stages.OrientReply{}, err
 		}
-		var buf bytes.Buffer
 		q := req.JPEGQuality
 		if q <= 0 || q > 100 {
 			q = cropQuality
 		}
-		if err := jpeg.Encode(&buf, up, &jpeg.Options{Quality: q}); err != nil {
+		b, err := cvimg.JPEG(up, q)
+		if err != nil {
 			return stages.OrientReply{}, fmt.Errorf("orienter: encode crop: %w", err)
 		}
-		if err := d.Store.Put(ctx, req.JPEGKey, buf.Bytes()); err != nil {
+		if err := d.Store.Put(ctx, req.JPEGKey, b); err != nil {
 			return stages.OrientReply{}, apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
 		}
 		return reply, nil
