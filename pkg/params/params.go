@@ -227,8 +227,31 @@ func ParseRecognize(q url.Values) (Recognize, error) {
 	if r.err != nil {
 		return Recognize{}, r.err
 	}
-	if p.Mode == "recognize_only" && len(p.DocTypes) == 0 {
-		return Recognize{}, apierr.Param("doc_type", "mode=recognize_only needs doc_type", "value_error.missing")
+	if p.Mode == "recognize_only" {
+		if _, err := p.OnlyType(); err != nil {
+			return Recognize{}, err
+		}
 	}
 	return p, nil
+}
+
+// OnlyType is the one type mode=recognize_only reads every page as. The
+// service description has the image and its type come from an earlier
+// classification, so doc_type names exactly one type (repeating it is
+// harmless); none, or two different ones, is a bad parameter (422 naming
+// doc_type): reading the page as the first and ignoring the rest, as
+// before, answered a registration page sent with
+// doc_type=passport_main,passport_registration as a main spread.
+func (p Recognize) OnlyType() (string, error) {
+	if len(p.DocTypes) == 0 {
+		return "", apierr.Param("doc_type", "mode=recognize_only needs doc_type", "value_error.missing")
+	}
+	t := p.DocTypes[0]
+	for _, o := range p.DocTypes[1:] {
+		if o != t {
+			return "", apierr.Param("doc_type", fmt.Sprintf("mode=recognize_only reads the image as the one type of its earlier classification: "+
+				"give one doc_type, not %s", strings.Join(p.DocTypes, ", ")), "value_error.list.max_items")
+		}
+	}
+	return t, nil
 }

@@ -67,9 +67,48 @@ func TestRecognize(t *testing.T) {
 	if err != nil || p.ReturnCrops || !p.UseInternalAPI || p.Mode != "default" {
 		t.Errorf("defaults %+v %v", p, err)
 	}
-	q, _ := url.ParseQuery("mode=recognize_only")
-	if _, err := ParseRecognize(q); apierr.As(err).Code != apierr.InvalidParameter {
-		t.Errorf("recognize_only without doc_type accepted: %v", err)
+}
+
+// mode=recognize_only reads every page as the one type an earlier
+// classification gave it: doc_type must name exactly one type (repeated
+// is fine); none or two different ones answer 422 naming doc_type. Two
+// types were accepted, and all but the first ignored.
+func TestRecognizeOnlyType(t *testing.T) {
+	for _, tc := range []struct {
+		query string
+		want  string // the type read; "" for a 422 naming doc_type
+	}{
+		{"mode=recognize_only&doc_type=passport_main", "passport_main"},
+		{"mode=recognize_only&doc_type=passport_main&doc_type=passport_main", "passport_main"},
+		{"mode=recognize_only&doc_type=passport_registration,passport_registration", "passport_registration"},
+		{"mode=recognize_only", ""},
+		{"mode=recognize_only&doc_type=passport_main,passport_registration", ""},
+		{"mode=recognize_only&doc_type=passport_main&doc_type=snils_front", ""},
+		{"mode=recognize_only&doc_type=passport_main&doc_type=passport_main&doc_type=other", ""},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			q, _ := url.ParseQuery(tc.query)
+			p, err := ParseRecognize(q)
+			if tc.want == "" {
+				e := apierr.As(err)
+				if e.Code != apierr.InvalidParameter || len(e.Detail) != 1 || e.Detail[0].Loc[1] != "doc_type" {
+					t.Fatalf("got %+v, %v; want a 422 naming doc_type", p, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := p.OnlyType(); got != tc.want || err != nil {
+				t.Errorf("OnlyType %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+	// Without recognize_only doc_type filters the classified documents
+	// and may name any number of types.
+	q, _ := url.ParseQuery("doc_type=passport_main,passport_registration")
+	if p, err := ParseRecognize(q); err != nil || len(p.DocTypes) != 2 {
+		t.Errorf("default mode with two types: %+v, %v", p, err)
 	}
 }
 

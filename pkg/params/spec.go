@@ -43,8 +43,8 @@ func ClassifySpec() []Param {
 // RecognizeSpec lists recognize's parameters as ParseRecognize reads them.
 func RecognizeSpec() []Param {
 	return []Param{
-		{Name: "doc_type", Type: "array", Description: "Limits extraction to these types; required with mode=recognize_only."},
-		{Name: "mode", Type: "string", Default: "default", Enum: []string{"default", "recognize_only"}, Description: "recognize_only: the image is one document of the type in doc_type; no classification."},
+		{Name: "doc_type", Type: "array", Description: "Limits extraction to these types (repeat or comma-separate). With mode=recognize_only exactly one type, the one of the earlier classification (repeating it changes nothing); none, or two different types, answer 422 naming doc_type."},
+		{Name: "mode", Type: "string", Default: "default", Enum: []string{"default", "recognize_only"}, Description: "recognize_only: each page is one upright document of the one type in doc_type; no classification."},
 		{Name: "return_crops", Type: "boolean", Default: false, Description: "true: items carry crop."},
 		{Name: "use_internal_api", Type: "boolean", Default: true, Description: "Set issuing_authority of passports (main spread and registration stamps) to the subdivision directory's name of the subdivision_code read (the shipped directory extended or replaced by SUBDIVISION_DIRECTORY); false keeps the text read."},
 		{Name: "normalization_fias", Type: "boolean", Default: false, Description: "Send a registration's address to the external address service (ADDRESS_SERVICE_URL) and answer its form; without a configured service (the on-premises default) accepted and ignored; a failing service leaves the address as read."},

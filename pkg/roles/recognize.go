@@ -148,7 +148,7 @@ func recognize(ctx context.Context, d Deps, x *extract.Extractor, n normalizers,
 	}
 	resp := RecognizeResponse{TaskID: req.TaskID, Items: []RecognizeItem{}, TaskTags: p.TaskTags, Code: 200, Message: "OK", Detail: []any{}}
 	var err error
-	if p.Mode == "recognize_only" && len(p.DocTypes) > 0 {
+	if p.Mode == "recognize_only" {
 		err = recognizeOnly(ctx, d, x, n, req, p, tempDir, &resp)
 	} else {
 		err = recognizeClassified(ctx, d, x, n, req, p, &resp)
@@ -208,13 +208,20 @@ func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, n no
 	return nil
 }
 
-// recognizeOnly treats every page as one upright document of the first
-// requested type (the image comes from an earlier classification). Pages
+// recognizeOnly treats every page as one upright document of the one
+// requested type (the image comes from an earlier classification; a
+// request naming two types is refused, params.Recognize.OnlyType). Pages
 // are read side by side, as many as the extractor has Tesseracts (one
 // decoded page each in memory); the answer keeps the pages' order. With
 // return_crops each item's crop is its page, the image its fields' coords
 // lie on.
 func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, n normalizers, req stages.MethodRequest, p params.Recognize, tempDir string, resp *RecognizeResponse) error {
+	// The gateway refuses such a request; a task queued by an older
+	// gateway is refused here the same way.
+	t, err := p.OnlyType()
+	if err != nil {
+		return err
+	}
 	data, err := d.Store.Get(ctx, req.InputKey)
 	if err != nil {
 		return apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
@@ -227,7 +234,6 @@ func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, n normaliz
 	defer doc.Close()
 	pages := doc.Pages()
 	resp.PagesCount, resp.PageCount = pages, pages
-	t := p.DocTypes[0]
 	items := make([]RecognizeItem, pages)
 	var mu sync.Mutex
 	done := 0
