@@ -73,16 +73,18 @@ type read struct {
 
 // Passport extracts the 13 fields of passport_main from an upright crop.
 // Fields whose value is neither in a readable zone nor legible on the crop
-// are left out.
+// are left out, and a crop that shows little or nothing of a main spread
+// answers its fields unsure or not at all (judge).
 func (x *Extractor) Passport(ctx context.Context, img image.Image) (Fields, error) {
 	small, scale := shrink(img, maxCropWidth)
 	// The pages inside an open cover, in the crop's own coordinates.
 	small = cvimg.Sub(small, pageBounds(small))
-	out, err := x.passportFields(ctx, small)
+	out, zone, err := x.passportFields(ctx, small)
 	if err != nil {
 		return nil, err
 	}
 	dropLaterDates(out, x.now())
+	out = judge(out, zone)
 	if scale == 1 {
 		return out, nil
 	}
@@ -116,15 +118,16 @@ func shrink(img image.Image, width int) (image.Image, float64) {
 	return dst, float64(b.Dx()) / float64(width)
 }
 
-// passportFields is Passport on a crop of working size.
-func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields, error) {
+// passportFields is Passport on a crop of working size, before judge: the
+// fields read and whether a Russian zone was seen on it.
+func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields, bool, error) {
 	b := img.Bounds()
 	// The zone ends the spread (or the lower page shown alone): reading
 	// only the bottom band is three times faster than the whole crop.
 	band := cvimg.Sub(img, image.Rect(b.Min.X, b.Max.Y-b.Dy()*zoneBand/100, b.Max.X, b.Max.Y))
 	rd, err := x.mrz.ReadWith(ctx, band, ppocr.DetectOptions{MaxSide: 640, Upscale: true})
 	if err != nil && !errors.Is(err, mrz.ErrNotFound) {
-		return nil, fmt.Errorf("extract: %w", err)
+		return nil, false, fmt.Errorf("extract: %w", err)
 	}
 	if (rd == nil || !rd.Valid()) && !errors.Is(err, mrz.ErrNoZoneLines) {
 		// Not settled: the band again at the finer scale, unless the
@@ -135,7 +138,7 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 		// read every row of the upper page too, where no zone can lie.
 		fine, err := x.mrz.Read(ctx, band)
 		if err != nil && !errors.Is(err, mrz.ErrNotFound) {
-			return nil, fmt.Errorf("extract: %w", err)
+			return nil, false, fmt.Errorf("extract: %w", err)
 		}
 		if fine != nil && (rd == nil || len(fine.Failed()) < len(rd.Failed())) {
 			rd = fine
@@ -210,7 +213,7 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 		// Without the zone the form's printed lines are read in order.
 		ordered, err := x.byOrder(ctx, vimg, place)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		for f, r := range ordered {
 			vis[f] = r
@@ -383,11 +386,13 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 	setVis("place_of_birth", 0.9)
 	setVis("issuing_authority", 0.9)
 	if verr != nil {
-		return nil, verr
+		return nil, false, verr
 	}
-	// The main spread is pages 2 and 3 by definition of the type. Its
-	// coords are where the page number is printed, or the whole crop
-	// when that place is cut off (a scan cropped to the pages' text).
+	// The main spread is pages 2 and 3 by definition of the type (judge
+	// leaves it out, or makes it unsure, on a crop that shows little of a
+	// spread). Its coords are where the page number is printed, or the
+	// whole crop when that place is cut off (a scan cropped to the pages'
+	// text).
 	if box, ok := x.passport.fields["page_number"]; ok {
 		r, _ := place.rect(box, 0, 0, b)
 		if r.Empty() {
@@ -395,7 +400,7 @@ func (x *Extractor) passportFields(ctx context.Context, img image.Image) (Fields
 		}
 		out["page_number"] = Field{Text: "2-3", Confidence: 0.99, Coords: quad(r)}
 	}
-	return out, nil
+	return out, ru != nil, nil
 }
 
 // sexMargins are the margins (millimetres across, down) of the narrower
