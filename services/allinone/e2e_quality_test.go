@@ -105,7 +105,8 @@ func TestQualityFlagsOnVariantsOfARealScan(t *testing.T) {
 		want    flagsOf
 	}{
 		{"untouched", base, flagsOf{exposure: "normal"}},
-		{"brightened", encodePNG(t, mapRGB(img, func(v float64) float64 { return v + 170 })), flagsOf{exposure: "overexposed"}},
+		{"washed out", encodePNG(t, washOut(img)), flagsOf{exposure: "overexposed"}},
+		{"brightened to a white sheet", encodePNG(t, mapRGB(img, func(v float64) float64 { return v + 170 })), flagsOf{exposure: "normal"}},
 		{"untouched green passport", greenFile, flagsOf{exposure: "normal"}},
 		{"glare over a fifth of a green passport", encodePNG(t, whiteEllipse(green, 0.6, 0.45, 0.28, 0.25)), flagsOf{exposure: "overexposed"}},
 		{"darkened", encodePNG(t, mapRGB(img, func(v float64) float64 { return v * 0.2 })), flagsOf{exposure: "underexposed"}},
@@ -122,6 +123,14 @@ func TestQualityFlagsOnVariantsOfARealScan(t *testing.T) {
 	}
 }
 
+// washOut pales every pixel towards white to 30 % of its distance: the
+// print stays on the page, faint, as on an overexposed photo. (Brightening
+// by a constant turns this scan into a white sheet, which is blank, not
+// overexposed.)
+func washOut(img image.Image) image.Image {
+	return mapRGB(img, func(v float64) float64 { return 255 - 0.3*(255-v) })
+}
+
 // TestQualityThresholdsMoveFlags checks each parameter both ways through
 // the API: set just past a file's own score the flag turns on, set at the
 // score it stays off, as docs/quality.md states the rules.
@@ -131,11 +140,11 @@ func TestQualityThresholdsMoveFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bright := encodePNG(t, mapRGB(img, func(v float64) float64 { return v + 170 }))
+	bright := encodePNG(t, washOut(img))
 	in := startAllInOne(t, nil)
 	s, sb := measured(t, base), measured(t, bright)
 	if sb.ExposureHigh <= 0 || s.ExposureLow <= 0 {
-		t.Fatalf("scores leave no room below them: %+v, brightened %+v", s, sb)
+		t.Fatalf("scores leave no room below them: %+v, washed out %+v", s, sb)
 	}
 	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	up := func(v float64) float64 { return math.Nextafter(v, math.Inf(1)) }
