@@ -210,7 +210,7 @@ func (e *Engine) read(ctx context.Context, img image.Image, psm gosseract.PageSe
 		return Page{}, err
 	}
 	defer func() { e.idle <- w }()
-	return readTurned(w.c, img, 0, psm)
+	return readTurned(ctx, w.c, img, 0, psm)
 }
 
 // tokens splits text into upper-case words without surrounding

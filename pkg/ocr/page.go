@@ -56,14 +56,37 @@ func (e *Engine) Read(ctx context.Context, img image.Image) (Page, error) {
 	return e.readUpright(ctx, img, gosseract.PSM_SINGLE_BLOCK)
 }
 
-// readUpright is Read in page segmentation mode psm.
+// readMaxSide is the longer side, in pixels, that a page or a document is
+// shrunk to before it is read: an A4 page at 360 dpi, an A3 one at 250.
+// Print a page this large still holds is legible at that size (the
+// orientation detector reads pages at osdMaxSide), and Tesseract's work on
+// a larger one grows with its pixels: a 6615 x 9000 page kept a core
+// busy for minutes, past PIPELINE_TIMEOUT.
+const readMaxSide = 4200
+
+// readUpright is Read in page segmentation mode psm. A page larger than
+// readMaxSide is read shrunk to it, its boxes mapped back onto its pixels.
 func (e *Engine) readUpright(ctx context.Context, img image.Image, psm gosseract.PageSegMode) (Page, error) {
+	b := img.Bounds()
+	small, f, err := shrink(img, readMaxSide)
+	if err != nil {
+		return Page{}, err
+	}
+	p, err := e.readUprightAsIs(ctx, small, psm)
+	if err != nil || f == 1 {
+		return p, err
+	}
+	return scaled(p, 1/f, b.Dx(), b.Dy()), nil
+}
+
+// readUprightAsIs is readUpright on the page at the size it has.
+func (e *Engine) readUprightAsIs(ctx context.Context, img image.Image, psm gosseract.PageSegMode) (Page, error) {
 	w, err := e.acquire(ctx)
 	if err != nil {
 		return Page{}, err
 	}
 	defer func() { e.idle <- w }()
-	lying, err := readTurned(w.c, img, 0, psm)
+	lying, err := readTurned(ctx, w.c, img, 0, psm)
 	if err != nil {
 		return Page{}, err
 	}
@@ -96,7 +119,7 @@ func (e *Engine) readUpright(ctx context.Context, img image.Image, psm gosseract
 		if err := ctx.Err(); err != nil {
 			return Page{}, err
 		}
-		p, err := readTurned(w.c, img, r, psm)
+		p, err := readTurned(ctx, w.c, img, r, psm)
 		if err != nil {
 			return Page{}, err
 		}
@@ -136,23 +159,18 @@ func letters(lines []Line) (sure, all int) {
 }
 
 // readTurned reads img turned k quarter turns clockwise in page
-// segmentation mode psm and maps the boxes back onto img's pixels.
-func readTurned(c *gosseract.Client, img image.Image, k int, psm gosseract.PageSegMode) (Page, error) {
+// segmentation mode psm and maps the boxes back onto img's pixels. The
+// reading stops between words when ctx ends (see recognise).
+func readTurned(ctx context.Context, c *gosseract.Client, img image.Image, k int, psm gosseract.PageSegMode) (Page, error) {
 	b := img.Bounds()
 	rot := geom.NewRotation(k, false)
 	src, err := cvimg.Turn(img, rot)
 	if err != nil {
 		return Page{}, fmt.Errorf("ocr: turn the page upright: %w", err)
 	}
-	if err := c.SetPageSegMode(psm); err != nil {
-		return Page{}, fmt.Errorf("ocr: page segmentation mode: %w", err)
-	}
-	if err := c.SetImageFromBytes(pnm(src)); err != nil {
-		return Page{}, fmt.Errorf("ocr: set image: %w", err)
-	}
-	boxes, err := c.GetBoundingBoxesVerbose()
+	boxes, err := recognise(ctx, c, pnm(src), psm)
 	if err != nil {
-		return Page{}, fmt.Errorf("ocr: recognise: %w", err)
+		return Page{}, err
 	}
 	page := Page{Width: b.Dx(), Height: b.Dy(), Rotation: k, Lines: group(boxes), Documents: []Document{}}
 	sparse := psm == gosseract.PSM_SPARSE_TEXT
