@@ -48,7 +48,7 @@ func OpenAPI() obj {
 		"coords: four [x, y] page pixels, top-left, top-right, bottom-left, bottom-right of the upright document. " +
 		"confidence: calibrated probability in [0, 1] (below 0.4 unsure, 0.4-0.6 grey zone, above 0.6 sure)."
 	recognizeDesc := "Classification, then field extraction per document (mode=recognize_only with doc_type: each page is one " +
-		"upright document of the first given type, no classification). passport_main: its 13 fields from the machine-readable " +
+		"upright document of the one doc_type given, no classification; two different types answer 422). passport_main: its 13 fields from the machine-readable " +
 		"zone (check digits verified, Russian internal-passport table) and Tesseract on the field regions. passport_registration " +
 		"(and its handwritten and deregistered kinds): only the newest stamp on the page is read, and doc_type becomes the kind of " +
 		"that stamp (passport_registration_handwritten for a registration completed by hand, passport_registration_deregistered " +

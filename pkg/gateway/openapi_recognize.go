@@ -24,7 +24,11 @@ func recognizeSchema() obj {
 		"sex (\"МУЖ.\" or \"ЖЕН.\"), date_of_birth and date_of_issue (dd.mm.yyyy, a date of the calendar), place_of_birth, issuing_authority (Russian capitals), " +
 		"subdivision_code (\"ddd-ddd\"), mrz_1 and mrz_2 (the machine-readable lines), page_number (\"2-3\"). A field that is neither in a " +
 		"readable machine-readable zone nor legible on the image is left out. Each is chosen between the machine-readable zone " +
-		"(check digits verified) and the visual zone. passport_registration, passport_registration_handwritten and " +
+		"(check digits verified) and the visual zone. A page answers only what it shows of the main spread: with a Russian " +
+		"machine-readable zone, or two of series_and_number, sex, date_of_birth, date_of_issue and subdivision_code read, the fields " +
+		"stand as read; with " +
+		"one of them (or other_names ending as a patronymic) every field is capped at 0.3 (unsure); with none, fields is {}. " +
+		"passport_registration, passport_registration_handwritten and " +
 		"passport_registration_deregistered have the fields of the page's newest stamp: a registration registration_date " +
 		"(dd.mm.yyyy), locality, street, address (locality, street), subdivision_code and, through the subdivision directory, " +
 		"issuing_authority; a deregistration deregistration_date and issuing_authority; both series_and_number from the page's edge. " +

@@ -1,13 +1,12 @@
 package roles
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"image"
-	"image/jpeg"
+
 	"log/slog"
 	"net/url"
 	"slices"
@@ -20,6 +19,7 @@ import (
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/config"
 	"docsuite/pkg/cropsvc"
+	"docsuite/pkg/cvimg"
 	"docsuite/pkg/decode"
 	"docsuite/pkg/extract"
 	"docsuite/pkg/mrz"
@@ -278,9 +278,9 @@ const cropQuality = 90
 // cropURI is img as the data URI a returned crop is:
 // data:image/jpeg;base64,...
 func cropURI(img image.Image) (string, error) {
-	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: cropQuality}); err != nil {
+	b, err := cvimg.JPEG(img, cropQuality)
+	if err != nil {
 		return "", fmt.Errorf("encode crop: %w", err)
 	}
-	return "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()), nil
+	return "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(b), nil
 }
