@@ -17,6 +17,8 @@ type docValues struct {
 	memo map[string]string
 	// clock is the date of the last residence stamp drawn.
 	clock time.Time
+	// stampStep is the most days between two residence stamps (advance).
+	stampStep int
 }
 
 func newDocValues(r *Rand, t *Template) *docValues {

@@ -31,7 +31,7 @@ func (d *docValues) residenceStamp(gen string) (residenceStamp, bool) {
 	}
 	switch gen {
 	case "reg_stamp":
-		d.clock = d.clock.AddDate(0, d.r.IntRange(1, 40), d.r.Intn(28))
+		d.advance(d.r.IntRange(1, 40), d.r.Intn(28))
 		place := Pick(d.r, names["ru"].places)
 		office, _ := officeOf(place, d.r.Intn(len(authorityForms())))
 		loc, street := strings.ToUpper(place), strings.ToUpper(ruStreet(d.r))
@@ -42,7 +42,7 @@ func (d *docValues) residenceStamp(gen string) (residenceStamp, bool) {
 				"address": loc + ", " + street, "subdivision_code": office.Code, "issuing_authority": office.Authority},
 		}, true
 	case "dereg_stamp":
-		d.clock = d.clock.AddDate(0, d.r.IntRange(1, 30), d.r.Intn(28))
+		d.advance(d.r.IntRange(1, 30), d.r.Intn(28))
 		const office = "ОТДЕЛ ПО ВОПРОСАМ МИГРАЦИИ"
 		date := dmy(d.clock)
 		return residenceStamp{
@@ -51,6 +51,32 @@ func (d *docValues) residenceStamp(gen string) (residenceStamp, bool) {
 		}, true
 	}
 	return residenceStamp{}, false
+}
+
+// advance moves the stamps' clock on by months and days, but by no more
+// than an even share of the time from the passport's issue to the
+// factory's today (refDate) per stamp the template can draw: a page's
+// stamps stay in order, each on a day of its own, and none is dated in the
+// future (the extraction leaves such dates out). The random draws are the
+// same either way, so the rest of the page is unchanged.
+func (d *docValues) advance(months, days int) {
+	if d.stampStep == 0 {
+		n := 0
+		for _, e := range d.t.Elements {
+			if e.Gen == "reg_stamp" || e.Gen == "dereg_stamp" {
+				n++
+			}
+		}
+		d.stampStep = max(1, int(refDate.Sub(d.clock).Hours()/24)/max(n, 1))
+	}
+	next := d.clock.AddDate(0, months, days)
+	if most := d.clock.AddDate(0, 0, d.stampStep); next.After(most) {
+		next = most
+	}
+	if next.After(refDate) {
+		next = refDate
+	}
+	d.clock = next
 }
 
 // recordNewest makes s the truth of doc: the fields of earlier stamps go.

@@ -79,3 +79,35 @@ func TestSubdivisionDirectory(t *testing.T) {
 		}
 	}
 }
+
+// A residence page's stamps are dated no later than the factory's today
+// (refDate): the extraction leaves out dates after the day of reading, so
+// a stamp dated in the future is no truth a page can be read to.
+func TestResidenceStampsNotInTheFuture(t *testing.T) {
+	g := newTestGenerator(t, Config{Seed: 23})
+	for _, tc := range []struct{ typ, date string }{
+		{"passport_registration", "registration_date"},
+		{"passport_registration_handwritten", "registration_date"},
+		{"passport_registration_deregistered", "deregistration_date"},
+	} {
+		late := 0
+		const n = 30
+		for i := range n {
+			d, err := g.RenderType(tc.typ, 23, i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			at, err := time.Parse("02.01.2006", d.Fields[tc.date])
+			if err != nil {
+				t.Fatalf("%s %d: %s: %v", tc.typ, i, tc.date, err)
+			}
+			if at.After(refDate) {
+				late++
+				t.Logf("%s %d: %s %s after %s", tc.typ, i, tc.date, d.Fields[tc.date], dmy(refDate))
+			}
+		}
+		if late > 0 {
+			t.Errorf("%s: %d of %d pages have their newest stamp dated after the factory's today", tc.typ, late, n)
+		}
+	}
+}
