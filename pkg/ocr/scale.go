@@ -4,34 +4,27 @@ import (
 	"fmt"
 	"image"
 
-	"gocv.io/x/gocv"
-
 	"docsuite/pkg/cvimg"
 )
 
-// shrink scales img down (area-averaged, grey) so that its longer side is
-// at most side pixels, and returns the factor it was scaled by; a smaller
-// image comes back as it is, with factor 1.
+// shrink scales img down (area-averaged, grey; cvimg.GrayScaled) so
+// that its longer side is at most side pixels, and returns the factor it
+// was scaled by; a smaller image comes back as it is, with factor 1.
 func shrink(img image.Image, side int) (image.Image, float64, error) {
 	b := img.Bounds()
-	long := max(b.Dx(), b.Dy())
-	if long <= side {
+	if max(b.Dx(), b.Dy()) <= side {
 		return img, 1, nil
 	}
-	g, err := cvimg.Gray(img)
+	m, scale, err := cvimg.GrayScaled(img, side)
 	if err != nil {
 		return nil, 0, fmt.Errorf("ocr: shrink page: %w", err)
 	}
-	defer g.Close()
-	f := float64(side) / float64(long)
-	small := gocv.NewMat()
-	defer small.Close()
-	gocv.Resize(g, &small, image.Pt(max(1, int(float64(b.Dx())*f+0.5)), max(1, int(float64(b.Dy())*f+0.5))), 0, 0, gocv.InterpolationArea)
-	out, err := cvimg.ToImage(small)
+	defer m.Close()
+	out, err := cvimg.ToImage(m)
 	if err != nil {
 		return nil, 0, fmt.Errorf("ocr: shrink page: %w", err)
 	}
-	return out, f, nil
+	return out, 1 / scale, nil
 }
 
 // scaled is p, read on a copy of a page scaled by 1/f, with its boxes
