@@ -148,10 +148,10 @@ func lumaOf(img image.Image) func(x, y int) float64 {
 	}
 }
 
-// Ring test parameters: the ring outside a quad is ringGrow of its size
+// Ring test parameters: the band outside a quad is ringGrow of its size
 // wide; a quad is a part of a larger document (a photo or MRZ box on a
-// tightly cropped ID) when that ring is at least ringRatio as busy with
-// edges as the quad's inside and busier than ringMinDensity.
+// tightly cropped ID) when that band is at least ringRatio as busy with
+// edges as the quad's inside and busier than ringMinDensity (see ringOf).
 const (
 	ringGrow       = 0.12
 	ringRatio      = 0.5
@@ -159,11 +159,22 @@ const (
 	ringGap        = 4.0
 )
 
-// insideDocument reports whether the quad looks like a box printed on a
-// larger document rather than a document on a background: the band just
-// outside it is as full of edges (text) as its inside. A background (table,
-// cloth, scanner lid) is much quieter after blurring than a document.
-func insideDocument(edges gocv.Mat, q geom.Quad) bool {
+// ring compares a quad with the band just outside it.
+type ring struct {
+	// busy: the band is at least ringRatio as full of edges as the quad's
+	// inside, and more than ringMinDensity: a box printed on a larger
+	// document (a photo or a zone on a tightly cropped card), or a
+	// document on a patterned surround.
+	busy bool
+	// lighter is how much lighter (mean grey level) the inside is than
+	// the band.
+	lighter float64
+}
+
+// ringOf measures q's inside and the band around it on the blurred small
+// image and its edge map. A background (table, cloth, scanner lid) is
+// mostly much quieter after blurring than a document.
+func ringOf(blur, edges gocv.Mat, q geom.Quad) ring {
 	w, h := edges.Cols(), edges.Rows()
 	r := q.Ring()
 	var cx, cy float64
@@ -183,32 +194,59 @@ func insideDocument(edges gocv.Mat, q geom.Quad) bool {
 		}
 		return out
 	}
-	// Keep the quad's own outline (a few pixels either side) out of both
-	// counts.
-	inner := grow(-ringGap)
-	near := grow(ringGap)
+	// Everything is measured within the outer polygon's bounding box.
 	outer := grow(ringGap + ringGrow*(sw+sh)/2)
-	count := func(poly []image.Point) (edge, area int) {
-		mask := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC1)
-		defer mask.Close()
-		mask.SetTo(gocv.NewScalar(0, 0, 0, 0))
-		pv := gocv.NewPointsVectorFromPoints([][]image.Point{poly})
+	var box image.Rectangle
+	for i, p := range outer {
+		pb := image.Rectangle{Min: p, Max: p.Add(image.Pt(1, 1))}
+		if i == 0 {
+			box = pb
+		} else {
+			box = box.Union(pb)
+		}
+	}
+	box = box.Intersect(image.Rect(0, 0, w, h))
+	if box.Empty() {
+		return ring{}
+	}
+	roiEdges, roiBlur := edges.Region(box), blur.Region(box)
+	defer roiEdges.Close()
+	defer roiBlur.Close()
+	mask := func(poly []image.Point) gocv.Mat {
+		m := gocv.NewMatWithSize(box.Dy(), box.Dx(), gocv.MatTypeCV8UC1)
+		m.SetTo(gocv.NewScalar(0, 0, 0, 0))
+		shifted := make([]image.Point, len(poly))
+		for i, p := range poly {
+			shifted[i] = p.Sub(box.Min)
+		}
+		pv := gocv.NewPointsVectorFromPoints([][]image.Point{shifted})
 		defer pv.Close()
-		gocv.FillPoly(&mask, pv, colorWhite)
-		area = gocv.CountNonZero(mask)
+		gocv.FillPoly(&m, pv, colorWhite)
+		return m
+	}
+	count := func(m gocv.Mat) int {
 		and := gocv.NewMat()
 		defer and.Close()
-		gocv.BitwiseAnd(edges, mask, &and)
-		return gocv.CountNonZero(and), area
+		gocv.BitwiseAnd(roiEdges, m, &and)
+		return gocv.CountNonZero(and)
 	}
-	ein, ain := count(inner)
-	enear, anear := count(near)
-	eout, aout := count(outer)
-	ringEdge, ringArea := eout-enear, aout-anear
-	if ain == 0 || ringArea < ain/20 {
-		return false
+	// Keep the quad's own outline (a few pixels either side) out of both
+	// counts.
+	inner := mask(grow(-ringGap))
+	defer inner.Close()
+	near := mask(grow(ringGap))
+	defer near.Close()
+	band := mask(outer)
+	defer band.Close()
+	gocv.Subtract(band, near, &band)
+	ain, aband := gocv.CountNonZero(inner), gocv.CountNonZero(band)
+	if ain == 0 || aband < ain/20 {
+		return ring{}
 	}
-	din := float64(ein) / float64(ain)
-	dring := float64(ringEdge) / float64(ringArea)
-	return dring > ringMinDensity && dring >= ringRatio*din
+	din := float64(count(inner)) / float64(ain)
+	dband := float64(count(band)) / float64(aband)
+	return ring{
+		busy:    dband > ringMinDensity && dband >= ringRatio*din,
+		lighter: roiBlur.MeanWithMask(inner).Val1 - roiBlur.MeanWithMask(band).Val1,
+	}
 }
