@@ -22,82 +22,6 @@ import (
 // the 8-bit map Otsu's threshold splits.
 const chromaGain = 2
 
-// chromaPlanes returns the Cb and Cr planes of img resampled to size.
-// JPEG pages give their own chroma planes; other
-// images are shrunk and converted.
-func chromaPlanes(img image.Image, size image.Point) (cb, cr gocv.Mat, err error) {
-	if im, ok := img.(*image.YCbCr); ok {
-		if cb, cr, ok := ycbcrChroma(im, size); ok {
-			return cb, cr, nil
-		}
-	}
-	small, err := cvimg.Shrink(img, max(size.X, size.Y))
-	if err != nil {
-		return gocv.Mat{}, gocv.Mat{}, err
-	}
-	bgr, err := cvimg.BGR(small)
-	if err != nil {
-		return gocv.Mat{}, gocv.Mat{}, err
-	}
-	defer bgr.Close()
-	if bgr.Cols() != size.X || bgr.Rows() != size.Y {
-		gocv.Resize(bgr, &bgr, size, 0, 0, gocv.InterpolationArea)
-	}
-	ycc := gocv.NewMat()
-	defer ycc.Close()
-	gocv.CvtColor(bgr, &ycc, gocv.ColorBGRToYCrCb)
-	planes := gocv.Split(ycc)
-	planes[0].Close()
-	return planes[2], planes[1], nil
-}
-
-// ycbcrChroma resamples a decoded JPEG's chroma planes to size; ok is false
-// for subsampling layouts it does not know.
-func ycbcrChroma(im *image.YCbCr, size image.Point) (cb, cr gocv.Mat, ok bool) {
-	b := im.Bounds()
-	cw, ch := b.Dx(), b.Dy()
-	switch im.SubsampleRatio {
-	case image.YCbCrSubsampleRatio444:
-	case image.YCbCrSubsampleRatio422:
-		cw = (b.Max.X+1)/2 - b.Min.X/2
-	case image.YCbCrSubsampleRatio420:
-		cw, ch = (b.Max.X+1)/2-b.Min.X/2, (b.Max.Y+1)/2-b.Min.Y/2
-	default:
-		return gocv.Mat{}, gocv.Mat{}, false
-	}
-	off := im.COffset(b.Min.X, b.Min.Y)
-	plane := func(pix []byte) (gocv.Mat, bool) {
-		m, err := plainMat(pix[off:], cw, ch, im.CStride)
-		if err != nil {
-			return gocv.Mat{}, false
-		}
-		defer m.Close()
-		// The chroma planes are about the small image's size already (half
-		// the page's): OpenCV's area filter is slow at such ratios, and
-		// the map is blurred and thresholded anyway.
-		out := gocv.NewMat()
-		gocv.Resize(m, &out, size, 0, 0, gocv.InterpolationLinear)
-		return out, true
-	}
-	cb, ok1 := plane(im.Cb)
-	cr, ok2 := plane(im.Cr)
-	if !ok1 || !ok2 {
-		cb.Close()
-		cr.Close()
-		return gocv.Mat{}, gocv.Mat{}, false
-	}
-	return cb, cr, true
-}
-
-// plainMat copies a w x h plane with the given row stride into a Mat.
-func plainMat(pix []byte, w, h, stride int) (gocv.Mat, error) {
-	buf := make([]byte, w*h)
-	for y := 0; y < h; y++ {
-		copy(buf[y*w:(y+1)*w], pix[y*stride:y*stride+w])
-	}
-	return gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8UC1, buf)
-}
-
 // chromaDistance is each pixel's chroma distance from the median chroma of
 // the page's border band (a fortieth of the shorter side, at least 2
 // pixels), scaled by chromaGain and capped at 255.
@@ -166,7 +90,7 @@ func absDiff(a, b int) int {
 // opened and closed by k (specks of the background's pattern out, print
 // on the document filled in).
 func chromaMask(img image.Image, size image.Point, k gocv.Mat) (gocv.Mat, error) {
-	cb, cr, err := chromaPlanes(img, size)
+	cb, cr, err := cvimg.ChromaScaled(img, size)
 	if err != nil {
 		return gocv.Mat{}, err
 	}

@@ -107,25 +107,14 @@ func TestSimpleOnHeldOutScenes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		used := make([]bool, len(got))
-		for _, d := range sc.Docs {
+		best, extra := matchScene(sc.Docs, got)
+		for _, v := range best {
 			truth++
-			best, bi := 0.0, -1
-			for j, g := range got {
-				if v := geom.IoU(d.Quad, g.Quad); !used[j] && v > best {
-					best, bi = v, j
-				}
-			}
-			if best >= 0.5 {
-				used[bi] = true
+			if v >= 0.5 {
 				found++
 			}
 		}
-		for _, u := range used {
-			if !u {
-				spurious++
-			}
-		}
+		spurious += extra
 	}
 	t.Logf("%d of %d documents found, %d spurious", found, truth, spurious)
 	// Floors under what the cropper measures on these scenes (44 of 67,
