@@ -245,6 +245,17 @@ func (o *Orienter) Logits(ctx context.Context, img image.Image) ([]float32, erro
 	return out[OrientHead], nil
 }
 
+// PictureProbabilities is docnet's orientation alone, from its raw
+// logits: its calibrated probability of each rotation code. The caller
+// uses it where the text lines are known to say nothing (a page printed
+// without text, classify.Classifier.Textless).
+func (o *Orienter) PictureProbabilities(logits []float32) ([]float64, error) {
+	if len(logits) != geom.NumRotations {
+		return nil, fmt.Errorf("orient: %d orientation logits, want %d", len(logits), geom.NumRotations)
+	}
+	return o.head.Probabilities(logits), nil
+}
+
 // ProbabilitiesFrom is ProbabilitiesDetected with docnet's orientation
 // logits on img already computed (by the classifier, whose run of the same
 // network on the same crop gives them too).

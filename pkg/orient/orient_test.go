@@ -251,3 +251,40 @@ func TestDecisiveDocnetIsNotOverruled(t *testing.T) {
 	}
 	t.Logf("%d crops the text would have turned wrong, of %d", found, seen)
 }
+
+// TestPictureProbabilities checks docnet's orientation alone: a
+// distribution over the eight codes led by docnet's best logit, and an
+// error for logits of another head.
+func TestPictureProbabilities(t *testing.T) {
+	o := open(t)
+	for _, tc := range []struct {
+		name    string
+		logits  []float32
+		best    int
+		wantErr bool
+	}{
+		{"a clear lead", []float32{1, -2, 9, 0, -1, -3, 2, 0}, 2, false},
+		{"a near tie", []float32{0, 0.2, 0, 0, 0, 0, 0, 0.1}, 1, false},
+		{"the type head's logits", make([]float32, 100), 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := o.PictureProbabilities(tc.logits)
+			if tc.wantErr {
+				if err == nil {
+					t.Fatal("want an error")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := 0.0
+			for _, v := range p {
+				sum += v
+			}
+			if len(p) != geom.NumRotations || math.Abs(sum-1) > 1e-9 || argmax(p) != tc.best {
+				t.Errorf("probabilities %v (sum %v), want %d codes led by %d", p, sum, geom.NumRotations, tc.best)
+			}
+		})
+	}
+}

@@ -154,7 +154,8 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 		lookForZone := cl.ZoneMayCount(out)
 		if z, err := zr.get(ctx); err == nil {
 			var r geom.Rotation
-			if ev, r, rotConf, err = z.ReadLogits(ctx, img, out[orient.OrientHead], lookForZone); err != nil {
+			hints := readHints{Zone: lookForZone, PictureOrients: cl.Textless(out)}
+			if ev, r, rotConf, err = z.ReadLogits(ctx, img, out[orient.OrientHead], hints); err != nil {
 				return stages.ClassifyReply{}, err
 			}
 			rot, lines = &r, &ev.TextLines

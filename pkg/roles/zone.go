@@ -149,15 +149,24 @@ func (z *zoneReader) Close() error {
 // long lines slant (cropSlant: a card held off level, not cut out) is
 // turned level first and its lines detected again.
 func (z *zoneReader) Read(ctx context.Context, img image.Image) (classify.Evidence, geom.Rotation, float64, error) {
-	return z.ReadLogits(ctx, img, nil, true)
+	return z.ReadLogits(ctx, img, nil, readHints{Zone: true})
+}
+
+// readHints are what the picture tells the zone reader before it reads.
+type readHints struct {
+	// Zone false leaves the crop unsearched for a zone: the picture rules
+	// out every type a zone could name (classify.Classifier.ZoneMayCount).
+	Zone bool
+	// PictureOrients makes docnet's orientation the crop's, its text
+	// lines unread for it and the words not used to check it: the picture
+	// names a page printed without text (classify.Classifier.Textless).
+	PictureOrients bool
 }
 
 // ReadLogits is Read with docnet's orientation logits on img given (see
 // classify.Classifier.Outputs); nil runs docnet here, which a reader
-// opened logitsOnly cannot. With zone false the crop is not searched for
-// a zone: the picture rules out every type a zone could name
-// (classify.Classifier.ZoneMayCount).
-func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []float32, zone bool) (classify.Evidence, geom.Rotation, float64, error) {
+// opened logitsOnly cannot; h says what the picture tells (readHints).
+func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []float32, h readHints) (classify.Evidence, geom.Rotation, float64, error) {
 	var ev classify.Evidence
 	img, err := cvimg.Shrink(img, maxEvidenceSide)
 	if err != nil {
@@ -182,7 +191,12 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 	// The orienter and the zone and words below look at the crop turned
 	// the same ways: its lines are detected once a way.
 	views := z.newTurnedViews(img, boxes)
-	p, err := z.or.ProbabilitiesShared(ctx, img, boxes, logits, views.lines)
+	var p []float64
+	if h.PictureOrients {
+		p, err = z.or.PictureProbabilities(logits)
+	} else {
+		p, err = z.or.ProbabilitiesShared(ctx, img, boxes, logits, views.lines)
+	}
 	if err != nil {
 		return ev, 0, 0, err
 	}
@@ -198,7 +212,7 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 	}
 	tries := order[:2]
 	switch {
-	case !zone:
+	case !h.Zone:
 		tries = nil
 	case conf >= runnerUpBelow:
 		tries = order[:1]
@@ -239,9 +253,10 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 	// nothing to change: the classifier worker spares reading them.
 	spare := z.spareSettled && classify.ZoneSettles(ev.Zone)
 	if z.tess != nil && !spare {
-		// A verified zone, or docnet decisive, settles the orientation:
+		// A verified zone, docnet decisive, or a page printed without
+		// text (the picture's orientation) settles the orientation:
 		// the words are read, not used to check it.
-		settled := ev.Zone != nil && ev.Zone.Valid || orient.Decisive(logits)
+		settled := ev.Zone != nil && ev.Zone.Valid || orient.Decisive(logits) || h.PictureOrients
 		words, r, err := z.uprightWords(ctx, views, rot, settled)
 		if err != nil {
 			return ev, 0, 0, err
