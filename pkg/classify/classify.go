@@ -48,7 +48,7 @@ type Classifier struct {
 	codes   MRZCodes
 	// zoneIdx are the classes a zone speaks for (zoneClasses).
 	zoneIdx []int
-	// textlessIdx are the classes printed without text (textlessClasses).
+	// textlessIdx are the classes printed without text (textlessTypes).
 	textlessIdx []int
 	// words and wordW weigh the printed words read on a crop
 	// (Evidence.Words) against the picture.
@@ -90,7 +90,7 @@ func Open(opts Options) (*Classifier, error) {
 		return nil, err
 	}
 	c := &Classifier{rt: rt, sess: sess, head: head, other: sess.Spec().OtherThreshold, special: map[int]bool{}, codes: codes, log: opts.Log,
-		words: words, wordW: ww, zoneIdx: zoneClasses(codes, head.Classes), textlessIdx: textlessClasses(head.Classes)}
+		words: words, wordW: ww, zoneIdx: zoneClasses(codes, head.Classes), textlessIdx: classIndices(head.Classes, textlessTypes)}
 	for i, t := range head.Classes {
 		if doctypes.IsSpecial(t) {
 			c.special[i] = true

@@ -260,13 +260,33 @@ func zoneClasses(codes MRZCodes, classes []string) []int {
 			carries[t] = true
 		}
 	}
+	return classIndices(classes, carries)
+}
+
+// classIndices returns the indices among classes of those in set.
+func classIndices(classes []string, set map[string]bool) []int {
 	var idx []int
 	for i, c := range classes {
-		if carries[c] {
+		if set[c] {
 			idx = append(idx, i)
 		}
 	}
 	return idx
+}
+
+// pictureShare is the probability the picture (docnet's outputs on a crop,
+// as Outputs returns them) gives the classes idx together; ok is false
+// without the type head.
+func (c *Classifier) pictureShare(out map[string][]float32, idx []int) (share float64, ok bool) {
+	logits, ok := out[TypeHead]
+	if !ok {
+		return 0, false
+	}
+	p := c.head.Probabilities(logits)
+	for _, i := range idx {
+		share += p[i]
+	}
+	return share, true
 }
 
 // ZoneMayCount reports whether a zone read on the crop could matter to
@@ -280,14 +300,6 @@ func zoneClasses(codes MRZCodes, classes []string) []int {
 // the zone is still looked for there. Without the type head it reports
 // true.
 func (c *Classifier) ZoneMayCount(out map[string][]float32) bool {
-	logits, ok := out[TypeHead]
-	if !ok {
-		return true
-	}
-	p := c.head.Probabilities(logits)
-	sum := 0.0
-	for _, i := range c.zoneIdx {
-		sum += p[i]
-	}
-	return sum >= ZoneGate
+	share, ok := c.pictureShare(out, c.zoneIdx)
+	return !ok || share >= ZoneGate
 }

@@ -14,31 +14,15 @@ const TextlessGate = 0.5
 // blank page turned by the picture alone").
 var textlessTypes = map[string]bool{"passport_blank_page": true}
 
-// textlessClasses returns the indices among classes of textlessTypes.
-func textlessClasses(classes []string) []int {
-	var idx []int
-	for i, c := range classes {
-		if textlessTypes[c] {
-			idx = append(idx, i)
-		}
-	}
-	return idx
-}
-
 // Textless reports whether the picture (docnet's outputs on the crop, as
 // Outputs returns them) gives the types printed without text at least
 // TextlessGate of its probability together: the crop's orientation is
 // then the picture's alone, its text lines being none of the document's.
 // Without the type head it reports false.
 func (c *Classifier) Textless(out map[string][]float32) bool {
-	logits, ok := out[TypeHead]
-	if !ok || len(c.textlessIdx) == 0 {
+	if len(c.textlessIdx) == 0 {
 		return false
 	}
-	p := c.head.Probabilities(logits)
-	sum := 0.0
-	for _, i := range c.textlessIdx {
-		sum += p[i]
-	}
-	return sum >= TextlessGate
+	share, ok := c.pictureShare(out, c.textlessIdx)
+	return ok && share >= TextlessGate
 }
