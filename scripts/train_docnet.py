@@ -350,8 +350,8 @@ def main():
     # Calibration on the validation split (crops as they lie).
     special = np.array([classes[i] in ev.SPECIAL for i in y_va])
     lt, lo = predict(net, x_va)
-    temp_t = ev.fit_temperature(lt, y_va)
-    temp_o = ev.fit_temperature(lo[~special], r_va[~special])
+    temp_t = ev.fit_temperature(lt, y_va, log=log)
+    temp_o = ev.fit_temperature(lo[~special], r_va[~special], log=log)
     log(f"temperatures: type {temp_t:.3f}, orientation {temp_o:.3f}")
     val_t = ev.type_metrics(ev.softmax(lt, temp_t), y_va, classes, OTHER_THRESHOLD)
 

@@ -17,11 +17,24 @@ def family(t):
     return "_".join(parts)
 
 
-def fit_temperature(logits, labels, steps=200):
+def fit_temperature(logits, labels, steps=200, log=print):
     """Finds T > 0 minimising the NLL of softmax(logits / T) on a held-out
-    split (Guo et al. 2017, temperature scaling)."""
+    split (Guo et al. 2017, temperature scaling).
+
+    When every row's largest logit is its label's (the split is separated),
+    the NLL has no minimum: it falls on as T goes to 0, and the fit would
+    export a head whose probabilities are hard 0 or 1. Then T is instead
+    the one whose mean top probability equals the add-one estimate of the
+    accuracy, (n + 1) / (n + 2), and a warning says so."""
     z = torch.as_tensor(logits, dtype=torch.float64)
     y = torch.as_tensor(labels, dtype=torch.int64)
+    if len(y) and bool((z.argmax(dim=1) == y).all()):
+        n = len(y)
+        target = (n + 1) / (n + 2)
+        t = confidence_temperature(z, target)
+        log(f"temperature: all {n} rows right, the NLL has no minimum; T {t:.4f} "
+            f"gives a mean confidence of {target:.4f}, the add-one estimate of the accuracy")
+        return t
     log_t = torch.zeros(1, dtype=torch.float64, requires_grad=True)
     opt = torch.optim.LBFGS([log_t], lr=0.1, max_iter=steps, line_search_fn="strong_wolfe")
 
@@ -33,6 +46,23 @@ def fit_temperature(logits, labels, steps=200):
 
     opt.step(closure)
     return float(log_t.exp().item())
+
+
+def confidence_temperature(z, target, lo=1e-4, hi=1e4):
+    """Finds T by bisection (in log T) such that the mean top softmax
+    probability of z / T equals target; that mean falls as T grows."""
+
+    def mean_top(t):
+        return float(F.softmax(z / t, dim=1).max(dim=1).values.mean())
+
+    a, b = np.log(lo), np.log(hi)
+    for _ in range(100):
+        m = (a + b) / 2
+        if mean_top(np.exp(m)) > target:
+            a = m
+        else:
+            b = m
+    return float(np.exp((a + b) / 2))
 
 
 def softmax(logits, t=1.0):
