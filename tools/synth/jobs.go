@@ -61,6 +61,8 @@ func cropJob(g *synth.Generator, o *options) (func(context.Context, int) error, 
 	switch {
 	case o.clutterCrops:
 		cut = g.ClutterCrops
+	case o.pageCrops:
+		cut = g.PageCrops
 	case o.foundBy != "":
 		find, closeFn, err := neuralFinder(o.foundBy, o.foundMinIoU, o.foundMaxIoU)
 		if err != nil {

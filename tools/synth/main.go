@@ -30,6 +30,7 @@ type options struct {
 	cropSize          int
 	cropJitter        float64
 	clutterCrops      bool
+	pageCrops         bool
 	foundBy           string
 	foundMinIoU       float64
 	foundMaxIoU       float64
@@ -61,6 +62,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.IntVar(&o.cropSize, "crop-size", 384, "longer side of crops in pixels")
 	fs.Float64Var(&o.cropJitter, "crop-jitter", 0.01, "corner error of crops as a fraction of the document size")
 	fs.BoolVar(&o.clutterCrops, "clutter-crops", false, "with -crops: cut the objects on the table (pieces of pens, coins, phones) as not_document crops instead of the documents")
+	fs.BoolVar(&o.pageCrops, "page-crops", false, "with -crops: cut, from each scene of one document, a loose level view of the page around it (the page as classified when the cropper cuts nothing), labelled with the document's type")
 	fs.StringVar(&o.foundBy, "found-by", "", "with -crops: cut each document where the neural cropper of this models folder finds it (matched at -found-min-iou), not along its true corners")
 	fs.Float64Var(&o.foundMinIoU, "found-min-iou", 0.5, "with -found-by: least quad IoU between a found document and the true one for its crop to be kept")
 	fs.Float64Var(&o.foundMaxIoU, "found-max-iou", 1, "with -found-by: keep only the crops whose IoU with the true quad is at most this (the documents the cropper cuts badly)")
@@ -105,8 +107,11 @@ func parseFlags(args []string) (*options, error) {
 	if o.gallery == "" && o.out == "" {
 		return nil, fmt.Errorf("-out is required")
 	}
-	if o.foundBy != "" && (!o.crops || o.clutterCrops) {
-		return nil, fmt.Errorf("-found-by needs -crops (and no -clutter-crops)")
+	if o.foundBy != "" && (!o.crops || o.clutterCrops || o.pageCrops) {
+		return nil, fmt.Errorf("-found-by needs -crops (and no -clutter-crops or -page-crops)")
+	}
+	if (o.clutterCrops || o.pageCrops) && (!o.crops || o.clutterCrops == o.pageCrops) {
+		return nil, fmt.Errorf("-clutter-crops and -page-crops need -crops, and exclude each other")
 	}
 	if o.workers < 1 {
 		o.workers = 1

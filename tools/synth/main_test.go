@@ -29,6 +29,10 @@ func TestParseFlags(t *testing.T) {
 		{"seed", []string{"-out", "d", "-seed", "42"}, false, func(o *options) bool { return o.cfg.Seed == 42 }},
 		{"found-by needs crops", []string{"-out", "d", "-found-by", "models"}, true, nil},
 		{"found-by cuts documents, not clutter", []string{"-out", "d", "-crops", "-clutter-crops", "-found-by", "models"}, true, nil},
+		{"page-crops needs crops", []string{"-out", "d", "-page-crops"}, true, nil},
+		{"page-crops or clutter-crops", []string{"-out", "d", "-crops", "-page-crops", "-clutter-crops"}, true, nil},
+		{"page-crops with crops", []string{"-out", "d", "-crops", "-page-crops", "-max-docs", "1"}, false,
+			func(o *options) bool { return o.pageCrops && !o.clutterCrops && o.cfg.MaxDocs == 1 }},
 		{"found-by with crops", []string{"-out", "d", "-crops", "-found-by", "models", "-found-max-iou", "0.9"}, false,
 			func(o *options) bool { return o.foundBy == "models" && o.foundMinIoU == 0.5 && o.foundMaxIoU == 0.9 }},
 	}
