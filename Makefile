@@ -91,12 +91,15 @@ synth: deps
 # FACTORY tags the synthetic test set with the factory's sources: a
 # changed factory makes it again.
 eval: FACTORY = $(shell scripts/factory-tag.sh)
+# EVAL_SET names the synthetic test set relative to the repository where it
+# lies in it, so the reports list its scenes without this machine's path.
+eval: EVAL_SET = $(patsubst $(ROOT)/%,%,$(CACHE))/crop-test
 eval: build
 	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -real ../shared/realdata -pairs $(CACHE)/accuracy-pairs.jsonl -out docs/accuracy.md'
 	scripts/eval-compare.sh docs/accuracy-pairs.jsonl $(CACHE)/accuracy-pairs.jsonl
 	test -f $(CACHE)/crop-test/.done-200-90210-$(FACTORY) || { rm -rf $(CACHE)/crop-test && nice go run ./tools/synth -out $(CACHE)/crop-test -n 200 -seed 90210 && touch $(CACHE)/crop-test/.done-200-90210-$(FACTORY); }
-	nice go run ./tools/eval -crop -synth $(CACHE)/crop-test -real ../shared/realdata -out docs/accuracy-cropper.md
-	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -synth $(CACHE)/crop-test -pairs $(CACHE)/accuracy-synthetic-pairs.jsonl -out docs/accuracy-synthetic.md'
+	nice go run ./tools/eval -crop -synth $(EVAL_SET) -real ../shared/realdata -out docs/accuracy-cropper.md
+	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -synth $(EVAL_SET) -pairs $(CACHE)/accuracy-synthetic-pairs.jsonl -out docs/accuracy-synthetic.md'
 	scripts/eval-compare.sh docs/accuracy-synthetic-pairs.jsonl $(CACHE)/accuracy-synthetic-pairs.jsonl
 	EXTRACT_EVAL_N=40 EXTRACT_EVAL_OUT=$(ROOT)/docs/accuracy-extraction-current.md go test -count=1 -timeout 30m -run TestEvalSynthetic ./pkg/extract
 	EXTRACT_EVAL_N=60 EXTRACT_EVAL_OUT=$(ROOT)/docs/accuracy-registration-current.md go test -count=1 -timeout 30m -run TestEvalRegistration ./pkg/extract
