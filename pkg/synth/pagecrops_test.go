@@ -10,8 +10,8 @@ import (
 
 // TestPageCrops checks the loose views of a page: one per scene of one
 // document at most, labelled with that document's type and turn, no
-// larger than asked and larger than the document's own tight crop would
-// be, and none from scenes of several documents.
+// larger than asked, kept for at least half of such scenes, and none from
+// scenes of several documents.
 func TestPageCrops(t *testing.T) {
 	ctx := context.Background()
 	newGen := func(minDocs, maxDocs int) *Generator {
