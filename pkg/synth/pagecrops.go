@@ -61,8 +61,8 @@ func (g *Generator) PageCrops(ctx context.Context, i, size int, _ float64) ([]Cr
 		return nil, nil
 	}
 	view := geom.Quad{v0, {X: v1.X, Y: v0.Y}, {X: v0.X, Y: v1.Y}, v1}
-	if gridShare(view, func(p geom.Point) bool { return inQuad(q, p) }) < pageMinCover ||
-		gridShare(q, func(p geom.Point) bool { return p.X >= v0.X && p.X <= v1.X && p.Y >= v0.Y && p.Y <= v1.Y }) < pageMinKept {
+	shared := geom.Overlap(view, q)
+	if shared < pageMinCover*view.Area() || shared < pageMinKept*q.Area() {
 		return nil, nil
 	}
 	crop, err := cutQuad(img, view, size, 0, r)
@@ -70,19 +70,4 @@ func (g *Generator) PageCrops(ctx context.Context, i, size int, _ float64) ([]Cr
 		return nil, err
 	}
 	return []Crop{{Type: d.Type, Rotation: d.Rotation, Img: crop, Fields: d.Fields}}, nil
-}
-
-// gridShare is the share of a 20 × 20 grid of points spread over q for
-// which in holds.
-func gridShare(q geom.Quad, in func(geom.Point) bool) float64 {
-	const n = 20
-	hits := 0
-	for i := range n {
-		for j := range n {
-			if in(q.At((float64(i)+0.5)/n, (float64(j)+0.5)/n)) {
-				hits++
-			}
-		}
-	}
-	return float64(hits) / (n * n)
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"docsuite/pkg/doctypes"
-	"docsuite/pkg/geom"
 )
 
 // TestPageCrops checks the loose views of a page: one per scene of one
@@ -55,25 +54,5 @@ func TestPageCrops(t *testing.T) {
 	}
 	if kept < 8 {
 		t.Errorf("%d page crops from 16 scenes of one document, want at least 8", kept)
-	}
-}
-
-// TestGridShare checks the coverage measure on a square half inside a
-// region.
-func TestGridShare(t *testing.T) {
-	q := geom.Quad{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 0, Y: 10}, {X: 10, Y: 10}}
-	for _, tc := range []struct {
-		name string
-		in   func(x, y float64) bool
-		want float64
-	}{
-		{"all", func(x, y float64) bool { return true }, 1},
-		{"left half", func(x, y float64) bool { return x < 5 }, 0.5},
-		{"none", func(x, y float64) bool { return false }, 0},
-	} {
-		got := gridShare(q, func(p geom.Point) bool { return tc.in(p.X, p.Y) })
-		if got != tc.want {
-			t.Errorf("%s: share %.3f, want %.3f", tc.name, got, tc.want)
-		}
 	}
 }
