@@ -44,6 +44,10 @@ const (
 	PipelineTimeout   Code = "pipeline_timeout"
 	GatewayTimeout    Code = "gateway_timeout"
 	TaskFailed        Code = "task_failed"
+	// BadRequest and URITooLong are answered by nginx in front of the
+	// gateways (deploy/nginx/docsuite.conf), never by the Go code.
+	BadRequest Code = "bad_request"
+	URITooLong Code = "uri_too_long"
 )
 
 // Entry is one row of the catalogue.

@@ -28,7 +28,7 @@ func TestEveryCodeConstantIsCatalogued(t *testing.T) {
 		PathNotFound, MethodNotAllowed, TaskNotFound, TaskNotDone, FileTooLarge, FileTooSmall,
 		ImageMissing, NotMultipart, UnsupportedFormat, CorruptFile, InvalidParameter, TooManyPages,
 		TooManyPixels, Internal, BadGateway, Overloaded, DependencyDown, ModelNotLoaded,
-		PipelineTimeout, GatewayTimeout, TaskFailed}
+		PipelineTimeout, GatewayTimeout, TaskFailed, BadRequest, URITooLong}
 	for _, c := range codes {
 		if e := Lookup(c); e.Name != c {
 			t.Errorf("%s missing from catalogue.json", c)

@@ -14,11 +14,10 @@ type Common struct {
 	LogLevel        string `env:"LOGURU_LEVEL" default:"INFO" doc:"Log level: TRACE, DEBUG, INFO, SUCCESS, WARNING, ERROR, CRITICAL."`
 	LogColorize     bool   `env:"LOGURU_COLORIZE" default:"false" doc:"true: human-readable coloured text logs; false: one JSON object per line."`
 	NATSURL         string `env:"NATS_URL" default:"nats://127.0.0.1:4222" doc:"NATS server(s), comma-separated. Ignored by the all-in-one, which embeds its own."`
-	PipelineTimeout int    `env:"PIPELINE_TIMEOUT" default:"120" doc:"Seconds one request may take end to end; stages share this budget."`
+	PipelineTimeout int    `env:"PIPELINE_TIMEOUT" default:"120" doc:"Seconds one request may take end to end; stages share this budget. Under docker compose, raise DOCSUITE_STOP_GRACE_PERIOD with it (to this plus 10 s) so that stopping a container lets its running requests finish; the shipped nginx waits up to an hour for a gateway, so keep this under 3600."`
 	CompletedTTL    int    `env:"COMPLETED_TASK_TTL_SECONDS" default:"3600" doc:"Seconds an async result stays readable after completion."`
-	MetricsAddr     string `env:"METRICS_ADDR" default:"" doc:"Internal address for /metrics, /healthz and pprof of worker roles and of the all-in-one (empty: off). The gateway serves /metrics on its own port."`
-	InstanceID      string `env:"INSTANCE_ID" default:"" doc:"Name of this installation in logs and license reports (default: host name)."`
-	Store           Store
+	MetricsAddr     string `env:"METRICS_ADDR" default:"" roles:"cropper,classifier,orienter,ocr,fraud,license,janitor,allinone" doc:"Internal address for /metrics and /healthz of the stage workers, the license daemon, the janitor and the all-in-one, and for pprof of all but the license daemon (empty: off). The gateway serves /metrics on its own HTTP_ADDR and does not read this."`
+	Store           Store  `roles:"gateway,cropper,classifier,orienter,ocr,fraud,janitor,allinone"`
 }
 
 // Timeout is PIPELINE_TIMEOUT as a duration.
@@ -75,11 +74,11 @@ type Gateway struct {
 	PageParallel   int    `env:"PAGE_PARALLELISM" default:"4" doc:"Pages of one file cut out at once (each page's documents are classified as soon as it is cut, at most 8 documents of a file at once)."`
 	MaxInFlight    int    `env:"MAX_INFLIGHT" default:"64" doc:"Synchronous requests processed at once per gateway; more answer 503 with Retry-After."`
 	AsyncRunners   int    `env:"ASYNC_RUNNERS" default:"2" doc:"Async tasks one gateway runs at once."`
-	AuthMode       string `env:"AUTH_MODE" default:"open" doc:"Token check of the hosted paths /classify and /recognize: open (any non-empty token), file (TOKENS_FILE), kv (NATS KV bucket tokens), license (equal to LICENSE_TOKEN). /result is not checked again: it answers a task only to the token that created it."`
+	AuthMode       string `env:"AUTH_MODE" default:"open" doc:"Token check of the hosted paths /classify and /recognize: open (any non-empty token), file (TOKENS_FILE), kv (NATS KV bucket docsuite_tokens, which the gateway creates: one key per accepted token, the hex sha256 of the token, any value, e.g. nats kv put docsuite_tokens $(printf %s TOKEN | sha256sum | cut -c1-64) 1), license (equal to LICENSE_TOKEN). /result is not checked again: it answers a task only to the token that created it."`
 	TokensFile     string `env:"TOKENS_FILE" default:"" doc:"File with one accepted token per line (AUTH_MODE=file)."`
 	LicenseEnforce bool   `env:"LICENSE_ENFORCE" default:"false" doc:"true: refuse requests with 403 unless the license daemon reports a valid license (production); false: evaluation mode."`
 	LicenseToken   string `env:"LICENSE_TOKEN" default:"" secret:"true" doc:"Installation license key (also checked by AUTH_MODE=license)."`
-	LicenseGrace   int    `env:"LICENSE_GRACE_SECONDS" default:"259200" doc:"How long a last valid verdict is honoured while the license server is unreachable (72 h)."`
+	LicenseGrace   int    `env:"LICENSE_GRACE_SECONDS" default:"259200" doc:"Seconds a valid verdict is still honoured, counted from the license server's last answer, once the server cannot be reached or the license daemon falls silent (72 h). While the server answers every LICENSE_CHECK_INTERVAL the verdict holds, however the two compare."`
 }
 
 // Stage is the configuration of a model-running stage worker (cropper,
@@ -88,7 +87,7 @@ type Stage struct {
 	Common
 	Models
 	Worker
-	Extraction
+	Extraction      `roles:"ocr"`
 	FaceAPIURL      string `env:"FACE_API_URL" default:"" doc:"Face API address, for the face operations of the service family (face comparison, selfie check, liveness), which this release does not offer: read by the stage workers and shown by --check-config, used by nothing yet (the all-in-one does not read it)."`
 	FaceAPIUser     string `env:"FACE_API_USERNAME" default:"" doc:"Face API user name (see FACE_API_URL: used by nothing yet)."`
 	FaceAPIPassword string `env:"FACE_API_PASSWORD" default:"" secret:"true" doc:"Face API password (see FACE_API_URL: used by nothing yet)."`
@@ -98,11 +97,12 @@ type Stage struct {
 // License is the configuration of the license daemon.
 type License struct {
 	Common
-	Token    string `env:"LICENSE_TOKEN" default:"" secret:"true" doc:"Installation license key sent to the license server."`
-	URL      string `env:"LICENSE_URL" default:"" doc:"HTTPS address the license daemon POSTs to."`
-	Proxy    string `env:"LICENSE_PROXY" default:"" doc:"HTTP(S) proxy for reaching LICENSE_URL (default: HTTPS_PROXY from the environment)."`
-	Interval int    `env:"LICENSE_CHECK_INTERVAL" default:"3600" doc:"Seconds between license checks."`
-	CAFile   string `env:"LICENSE_CA_FILE" default:"" doc:"Extra CA bundle for the license server (PEM)."`
+	Token      string `env:"LICENSE_TOKEN" default:"" secret:"true" doc:"Installation license key sent to the license server."`
+	URL        string `env:"LICENSE_URL" default:"" doc:"HTTPS address the license daemon POSTs to."`
+	Proxy      string `env:"LICENSE_PROXY" default:"" doc:"HTTP(S) proxy for reaching LICENSE_URL (default: HTTPS_PROXY from the environment)."`
+	Interval   int    `env:"LICENSE_CHECK_INTERVAL" default:"3600" doc:"Seconds between license checks (after a failed one the daemon retries sooner, backing off up to this)."`
+	InstanceID string `env:"INSTANCE_ID" default:"" doc:"Name of this installation in the license daemon's reports to the license server (default: the host name)."`
+	CAFile     string `env:"LICENSE_CA_FILE" default:"" doc:"Extra CA bundle for the license server (PEM)."`
 }
 
 // Janitor is the configuration of the janitor.

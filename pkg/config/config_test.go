@@ -79,3 +79,45 @@ func TestSharedVariableFilledEverywhere(t *testing.T) {
 		t.Errorf("got %+v", a)
 	}
 }
+
+// TestIntervalsMustBePositive: a zero or negative sweep interval would
+// start the janitor's ticker with a panic; it is refused at start instead.
+func TestIntervalsMustBePositive(t *testing.T) {
+	tests := []struct {
+		name     string
+		value    string
+		validate func() error
+	}{
+		{"janitor zero", "0", func() error { var j Janitor; _ = Load(&j, ""); return j.Validate() }},
+		{"janitor negative", "-5", func() error { var j Janitor; _ = Load(&j, ""); return j.Validate() }},
+		{"all-in-one zero", "0", func() error { var a AllInOne; _ = Load(&a, ""); return a.Validate() }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("JANITOR_INTERVAL", tc.value)
+			err := tc.validate()
+			if err == nil || !strings.Contains(err.Error(), "JANITOR_INTERVAL must be > 0") {
+				t.Fatalf("want JANITOR_INTERVAL refused, got %v", err)
+			}
+			if n := strings.Count(err.Error(), "invalid configuration"); n != 1 {
+				t.Errorf("the message says \"invalid configuration\" %d times: %v", n, err)
+			}
+		})
+	}
+	t.Run("defaults pass", func(t *testing.T) {
+		var j Janitor
+		var a AllInOne
+		if err := Load(&j, ""); err != nil {
+			t.Fatal(err)
+		}
+		if err := Load(&a, ""); err != nil {
+			t.Fatal(err)
+		}
+		if err := j.Validate(); err != nil {
+			t.Errorf("janitor defaults: %v", err)
+		}
+		if err := a.Validate(); err != nil {
+			t.Errorf("all-in-one defaults: %v", err)
+		}
+	})
+}

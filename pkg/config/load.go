@@ -18,6 +18,11 @@ type Var struct {
 	Doc     string
 	Secret  bool
 	Value   string
+	// Roles, when not empty, are the only roles that use the variable
+	// among those whose struct holds it (the roles tag of the field or of
+	// a struct field above it): a shared struct may carry settings that
+	// some of its roles ignore, and the docs say who really reads them.
+	Roles []string
 }
 
 // Load fills cfg (a pointer to one of this package's structs) from the
@@ -51,7 +56,7 @@ func Load(cfg any, envFile string) error {
 func Vars(cfg any) []Var {
 	var out []Var
 	seen := map[string]bool{}
-	_ = walk(reflect.ValueOf(cfg).Elem(), func(f reflect.Value, sf reflect.StructField) error {
+	_ = walkRoles(reflect.ValueOf(cfg).Elem(), "", func(f reflect.Value, sf reflect.StructField, roles string) error {
 		name := sf.Tag.Get("env")
 		if seen[name] {
 			return nil
@@ -59,6 +64,9 @@ func Vars(cfg any) []Var {
 		seen[name] = true
 		vr := Var{Name: name, Default: sf.Tag.Get("default"), Doc: sf.Tag.Get("doc"),
 			Secret: sf.Tag.Get("secret") == "true", Value: fmt.Sprint(f.Interface())}
+		if roles != "" {
+			vr.Roles = strings.Split(roles, ",")
+		}
 		if vr.Secret && vr.Value != "" {
 			vr.Value = "****"
 		}
@@ -82,14 +90,24 @@ func Print(cfg any) string {
 // structs. A variable repeated at several depths (e.g. TMPDIR) is set in
 // every place.
 func walk(rv reflect.Value, fn func(reflect.Value, reflect.StructField) error) error {
+	return walkRoles(rv, "", func(f reflect.Value, sf reflect.StructField, _ string) error { return fn(f, sf) })
+}
+
+// walkRoles is walk that also hands fn the roles tag that applies to each
+// field: its own, else the nearest struct field's above it ("" for none).
+func walkRoles(rv reflect.Value, roles string, fn func(reflect.Value, reflect.StructField, string) error) error {
 	rt := rv.Type()
 	for i := 0; i < rt.NumField(); i++ {
 		sf, f := rt.Field(i), rv.Field(i)
 		if !sf.IsExported() {
 			continue
 		}
+		r := roles
+		if t := sf.Tag.Get("roles"); t != "" {
+			r = t
+		}
 		if sf.Type.Kind() == reflect.Struct && sf.Tag.Get("env") == "" {
-			if err := walk(f, fn); err != nil {
+			if err := walkRoles(f, r, fn); err != nil {
 				return err
 			}
 			continue
@@ -97,7 +115,7 @@ func walk(rv reflect.Value, fn func(reflect.Value, reflect.StructField) error) e
 		if sf.Tag.Get("env") == "" {
 			continue
 		}
-		if err := fn(f, sf); err != nil {
+		if err := fn(f, sf, r); err != nil {
 			return err
 		}
 	}

@@ -52,6 +52,31 @@ func (g Gateway) Validate() error {
 	return joinErrs(errs)
 }
 
+// Validate checks the janitor's values.
+func (j Janitor) Validate() error {
+	errs := j.Common.Problems()
+	if j.Interval <= 0 {
+		errs = append(errs, "JANITOR_INTERVAL must be > 0")
+	}
+	return joinErrs(errs)
+}
+
+// Validate checks the all-in-one's values: the gateway's, its janitor's
+// interval and its folder store.
+func (a AllInOne) Validate() error {
+	var errs []string
+	if err := a.Gateway.Validate(); err != nil {
+		errs = append(errs, strings.TrimPrefix(err.Error(), "invalid configuration: "))
+	}
+	if a.JanitorInterval <= 0 {
+		errs = append(errs, "JANITOR_INTERVAL must be > 0")
+	}
+	if a.Store.Kind != "folder" {
+		errs = append(errs, "the all-in-one uses the folder store (STORE_KIND=folder); run the separate roles for MinIO")
+	}
+	return joinErrs(errs)
+}
+
 func joinErrs(errs []string) error {
 	if len(errs) == 0 {
 		return nil

@@ -222,7 +222,8 @@ func (d *Daemon) Check(ctx context.Context) (licensestate.Verdict, error) {
 			"url", d.opts.URL, "last_answer", fmtTime(v.CheckedAt), "valid", v.Valid, "err", err)
 		d.opts.Metrics.observe("unreachable", v)
 	} else {
-		v = licensestate.Verdict{Valid: resp.Valid, Reason: resp.Reason, CheckedAt: now, LastAttempt: now, Reachable: true}
+		v = licensestate.Verdict{Valid: resp.Valid, Reason: resp.Reason, CheckedAt: now, LastAttempt: now, Reachable: true,
+			NextCheck: now.Add(d.opts.Interval)}
 		if resp.Expires != nil {
 			v.Expires = resp.Expires.UTC()
 		}

@@ -78,6 +78,9 @@ func TestCheckVerdicts(t *testing.T) {
 			if !got.Reachable || got.CheckedAt.IsZero() {
 				t.Fatalf("published verdict %+v: want reachable with a check time", got)
 			}
+			if want := got.CheckedAt.Add(d.opts.Interval); !got.NextCheck.Equal(want) {
+				t.Fatalf("next check %v, want the check time plus the interval, %v", got.NextCheck, want)
+			}
 			if e := errnoOf(got, time.Now()); e != tc.wantErrno {
 				t.Fatalf("gateway errno = %d, want %d (verdict %+v)", e, tc.wantErrno, v)
 			}

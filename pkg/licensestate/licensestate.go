@@ -32,16 +32,29 @@ type Verdict struct {
 	LastAttempt time.Time `json:"last_attempt"`
 	// Reachable is false when the last attempt failed.
 	Reachable bool `json:"reachable"`
+	// NextCheck is when the daemon, having reached the server, means to
+	// ask it again (LICENSE_CHECK_INTERVAL later); zero from a daemon of an
+	// earlier release.
+	NextCheck time.Time `json:"next_check,omitzero"`
 }
 
-// Check turns a verdict into nil (serve) or the 403 to answer. A verdict
-// older than grace counts as no license: the daemon has not reached the
-// license server for too long.
+// ScheduleSlack is how long past NextCheck a verdict still counts as on
+// schedule: the daemon's next check, its retries with back-off and the
+// publication take that long at most before a failure is published.
+const ScheduleSlack = 10 * time.Minute
+
+// Check turns a verdict into nil (serve) or the 403 to answer. The grace
+// period runs only while the server is not being reached: a verdict from
+// a server that answered the last check, with the next check not yet
+// overdue, holds however long the check interval is. Otherwise (the server
+// unreachable, or the daemon silent past its schedule) a verdict whose
+// last answer is older than grace counts as no license.
 func (v Verdict) Check(now time.Time, grace time.Duration) error {
+	onSchedule := v.Reachable && !v.NextCheck.IsZero() && now.Before(v.NextCheck.Add(ScheduleSlack))
 	switch {
 	case v.CheckedAt.IsZero():
 		return apierr.New(apierr.LicenseInvalid, "License has not been verified yet")
-	case now.Sub(v.CheckedAt) > grace:
+	case !onSchedule && now.Sub(v.CheckedAt) > grace:
 		return apierr.New(apierr.LicenseInvalid, fmt.Sprintf("License server unreachable since %s (grace period over)", v.CheckedAt.Format(time.RFC3339)))
 	case !v.Expires.IsZero() && now.After(v.Expires):
 		return apierr.New(apierr.LicenseExpired, "")

@@ -20,6 +20,18 @@ func TestCheck(t *testing.T) {
 		{"never checked", Verdict{}, apierr.LicenseInvalid},
 		{"unreachable within grace", Verdict{Valid: true, CheckedAt: now.Add(-71 * time.Hour)}, ""},
 		{"unreachable past grace", Verdict{Valid: true, CheckedAt: now.Add(-73 * time.Hour)}, apierr.LicenseInvalid},
+		// A check interval longer than the grace period: the server answered
+		// the last check and the next is not due, so the grace does not run.
+		{"reached, interval over grace, next check due later", Verdict{Valid: true, CheckedAt: now.Add(-100 * time.Hour),
+			Reachable: true, NextCheck: now.Add(20 * time.Hour)}, ""},
+		{"reached, next check just overdue", Verdict{Valid: true, CheckedAt: now.Add(-100 * time.Hour),
+			Reachable: true, NextCheck: now.Add(-ScheduleSlack / 2)}, ""},
+		{"reached, daemon silent past its schedule and the grace", Verdict{Valid: true, CheckedAt: now.Add(-100 * time.Hour),
+			Reachable: true, NextCheck: now.Add(-ScheduleSlack - time.Second)}, apierr.LicenseInvalid},
+		{"unreachable since, its next check long past", Verdict{Valid: true, CheckedAt: now.Add(-100 * time.Hour),
+			Reachable: false, NextCheck: now.Add(time.Hour)}, apierr.LicenseInvalid},
+		{"refused by a reached server, next check later", Verdict{Valid: false, CheckedAt: now.Add(-100 * time.Hour),
+			Reachable: true, NextCheck: now.Add(time.Hour), Reason: "revoked"}, apierr.LicenseInvalid},
 		{"expired", Verdict{Valid: true, CheckedAt: now, Expires: now.Add(-time.Second)}, apierr.LicenseExpired},
 		{"exhausted", Verdict{Valid: true, CheckedAt: now, RequestsLeft: &zero}, apierr.LicenseExhausted},
 		{"refused", Verdict{Valid: false, CheckedAt: now, Reason: "revoked"}, apierr.LicenseInvalid},

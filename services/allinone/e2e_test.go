@@ -75,7 +75,7 @@ func tryAllInOne(t *testing.T, env map[string]string) (*instance, error) {
 	if err := config.Load(&cfg, ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := validate(cfg); err != nil {
+	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

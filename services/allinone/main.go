@@ -7,7 +7,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"path/filepath"
 	"time"
@@ -27,17 +26,10 @@ func main() {
 		Name:     "allinone",
 		Config:   &cfg,
 		Common:   func() config.Common { return cfg.Common },
-		Validate: func() error { return validate(cfg) },
+		Validate: func() error { return cfg.Validate() },
 		Models:   func() config.Models { return cfg.Models },
 		Run:      func(ctx context.Context, log *slog.Logger) error { return run(ctx, cfg, log) },
 	})
-}
-
-func validate(cfg config.AllInOne) error {
-	if cfg.Store.Kind != "folder" {
-		return fmt.Errorf("the all-in-one uses the folder store (STORE_KIND=folder); run the separate roles for MinIO")
-	}
-	return cfg.Gateway.Validate()
 }
 
 func run(ctx context.Context, cfg config.AllInOne, log *slog.Logger) error {

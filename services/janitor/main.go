@@ -20,13 +20,14 @@ func main() {
 		Name:     "janitor",
 		Config:   &cfg,
 		Common:   func() config.Common { return cfg.Common },
-		Validate: func() error { return cfg.Common.Validate() },
+		Validate: func() error { return cfg.Validate() },
 		Run: func(ctx context.Context, log *slog.Logger) error {
 			d, closeFn, err := roles.Connect(ctx, cfg.Common, "janitor", log)
 			if err != nil {
 				return err
 			}
 			defer closeFn()
+			roles.ServeInternal(ctx, d, cfg.MetricsAddr)
 			return roles.Janitor(ctx, d, cfg.Common, time.Duration(cfg.Interval)*time.Second)
 		},
 	})

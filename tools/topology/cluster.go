@@ -289,8 +289,6 @@ func (c *Cluster) startRole(ctx context.Context, role string, i int) error {
 	switch role {
 	case "gateway":
 		extra["HTTP_ADDR"] = addr
-	case "janitor":
-		addr = "" // no port of its own
 	default:
 		extra["METRICS_ADDR"] = addr
 	}

@@ -12,6 +12,7 @@ import (
 
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/config"
+	"docsuite/tools/envdoc/envvars"
 )
 
 func readFile(t *testing.T, rel string) string {
@@ -37,14 +38,16 @@ func TestNginxErrorPages(t *testing.T) {
 		{503, apierr.Overloaded},
 		{504, apierr.GatewayTimeout},
 		{404, apierr.PathNotFound},
+		{400, apierr.BadRequest},
+		{414, apierr.URITooLong},
 	}
 	for _, tc := range cases {
 		t.Run(strconv.Itoa(tc.status), func(t *testing.T) {
-			page := regexp.MustCompile(`error_page ` + strconv.Itoa(tc.status) + ` (@\w+);`).FindStringSubmatch(conf)
+			page := regexp.MustCompile(`error_page ` + strconv.Itoa(tc.status) + ` (@\w+|/[\w./]+);`).FindStringSubmatch(conf)
 			if page == nil {
 				t.Fatalf("no error_page %d", tc.status)
 			}
-			loc := regexp.MustCompile(`(?s)location ` + page[1] + ` \{(.*?)\n    \}`).FindStringSubmatch(conf)
+			loc := regexp.MustCompile(`(?s)location (?:= )?` + regexp.QuoteMeta(page[1]) + ` \{(.*?)\n    \}`).FindStringSubmatch(conf)
 			if loc == nil {
 				t.Fatalf("no location %s", page[1])
 			}
@@ -173,6 +176,12 @@ func TestDockerfile(t *testing.T) {
 	} {
 		if !strings.Contains(df, want) {
 			t.Errorf("Dockerfile lacks %q", want)
+		}
+	}
+	// The env template tells operators which defaults the image overrides.
+	for _, iv := range envvars.ImageVars() {
+		if !regexp.MustCompile(`(?m)^(ENV |\s+)` + iv.Name + `=` + regexp.QuoteMeta(iv.Value) + `( |$)`).MatchString(df) {
+			t.Errorf("Dockerfile does not set %s=%s, as deploy/compose/docsuite.env.example says", iv.Name, iv.Value)
 		}
 	}
 	stages := regexp.MustCompile(`(?m)^FROM `).Split(df, -1)[1:]

@@ -170,6 +170,17 @@ func testErrors(t *testing.T, a *api) {
 		{"404 unknown task", func() (reply, error) { return a.get("/result/" + strings.Repeat("0", 32)) }, 404, errnoOf(apierr.TaskNotFound)},
 		{"405 wrong method", func() (reply, error) { return a.get("/pipelines/run/classify") }, 405, errnoOf(apierr.MethodNotAllowed)},
 		{"/metrics not public", func() (reply, error) { return a.get("/metrics") }, 404, errnoOf(apierr.PathNotFound)},
+		{"414 from nginx (9 KB query string)", func() (reply, error) {
+			return a.get("/pipelines/run/classify?x=" + strings.Repeat("a", 9000))
+		}, 414, errnoOf(apierr.URITooLong)},
+		{"400 from nginx (9 KB header)", func() (reply, error) {
+			req, err := http.NewRequest(http.MethodGet, a.base+"/healthcheck", nil)
+			if err != nil {
+				return reply{}, err
+			}
+			req.Header.Set("X-Padding", strings.Repeat("b", 9000))
+			return a.do(req)
+		}, 400, errnoOf(apierr.BadRequest)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

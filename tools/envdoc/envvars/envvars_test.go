@@ -28,6 +28,11 @@ func TestCollect(t *testing.T) {
 		{"ALLOW_GPU", "model workers (cropper, classifier, orienter, ocr, fraud), allinone"},
 		{"LICENSE_URL", "license"},
 		{"LICENSE_TOKEN", "gateway, license, allinone"},
+		// Held by a shared struct, used by fewer roles (the roles tag).
+		{"ADDRESS_SERVICE_URL", "ocr, allinone"},
+		{"MINIO_ENDPOINT", "model workers (cropper, classifier, orienter, ocr, fraud), gateway, janitor, allinone"},
+		{"METRICS_ADDR", "model workers (cropper, classifier, orienter, ocr, fraud), license, janitor, allinone"},
+		{"INSTANCE_ID", "license"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -41,6 +46,31 @@ func TestCollect(t *testing.T) {
 			}
 			t.Fatal("not found")
 		})
+	}
+}
+
+func TestRoleVarsLeaveOutUnusedSettings(t *testing.T) {
+	byRole := map[string][]string{}
+	for _, r := range Roles() {
+		byRole[r.Name] = RoleVars(r)
+	}
+	cases := []struct {
+		role, name string
+		reads      bool
+	}{
+		{"ocr", "SUBDIVISION_DIRECTORY", true},
+		{"cropper", "SUBDIVISION_DIRECTORY", false},
+		{"allinone", "SUBDIVISION_DIRECTORY", true},
+		{"license", "STORE_KIND", false},
+		{"janitor", "STORE_KIND", true},
+		{"gateway", "METRICS_ADDR", false},
+		{"janitor", "METRICS_ADDR", true},
+		{"license", "NATS_URL", true},
+	}
+	for _, tc := range cases {
+		if got := slices.Contains(byRole[tc.role], tc.name); got != tc.reads {
+			t.Errorf("%s reads %s: %v, want %v", tc.role, tc.name, got, tc.reads)
+		}
 	}
 }
 
