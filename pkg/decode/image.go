@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"image"
 	"image/gif"
@@ -118,8 +119,12 @@ func (d *imageDoc) decode() (img image.Image, err error) {
 		if err == nil {
 			return img, nil
 		}
-		// x/image/bmp rejects RLE-compressed and some palette BMPs;
-		// OpenCV reads them. The header size was checked already.
+		// x/image/bmp rejects RLE-compressed and 1- and 4-bit palette
+		// BMPs: RLE ones are read here, the others by OpenCV. The header
+		// size was checked already.
+		if img, err := decodeBMPRLE(d.data); !errors.Is(err, errNotRLE) {
+			return img, err
+		}
 		return decodeOpenCV(d.data)
 	case HEIC, HEIF:
 		return decodeHEIF(d.data)

@@ -30,6 +30,7 @@ type pdfImage struct {
 	w, h       int
 	xppi, yppi float64
 	enc        string
+	bpc        int // bits per component
 }
 
 // pdfDoc is an opened PDF: page sizes are known, pages are rendered or
@@ -195,7 +196,8 @@ func (d *pdfDoc) listImages(ctx context.Context) (map[int][]pdfImage, error) {
 		h, _ := strconv.Atoi(f[4])
 		xppi, _ := strconv.ParseFloat(f[12], 64)
 		yppi, _ := strconv.ParseFloat(f[13], 64)
-		res[page] = append(res[page], pdfImage{kind: f[2], w: w, h: h, xppi: xppi, yppi: yppi, enc: f[8]})
+		bpc, _ := strconv.Atoi(f[7])
+		res[page] = append(res[page], pdfImage{kind: f[2], w: w, h: h, xppi: xppi, yppi: yppi, enc: f[8], bpc: bpc})
 	}
 	return res, nil
 }
@@ -217,7 +219,10 @@ func (d *pdfDoc) textLayers(ctx context.Context) ([]bool, error) {
 }
 
 // extract writes the page's image out as it is stored (JPEG streams
-// untouched, anything else as PNG) and decodes it.
+// untouched, anything else as PNG) and decodes it. An image of more than
+// 8 bits a sample is written as 8-bit PPM or PGM instead: poppler 22's
+// 16-bit PNG writer turns every full-scale sample to 0 (yellow and green
+// speckle over white paper), its PPM is exact.
 func (d *pdfDoc) extract(ctx context.Context, i int, im pdfImage) (image.Image, error) {
 	if err := d.opts.checkPixels(i, int64(im.w), int64(im.h)); err != nil {
 		return nil, err
@@ -229,12 +234,28 @@ func (d *pdfDoc) extract(ctx context.Context, i int, im pdfImage) (image.Image, 
 	defer os.RemoveAll(dir)
 	pg := strconv.Itoa(i + 1)
 	px := int64(im.w) * int64(im.h)
-	if _, err := runTool(ctx, memoryFor(px), 1<<20, "pdfimages", "-f", pg, "-l", pg, "-j", "-png", d.path, filepath.Join(dir, "img")); err != nil {
+	args := []string{"-f", pg, "-l", pg, "-j", "-png"}
+	if im.bpc > 8 {
+		args = args[:len(args)-1]
+	}
+	if _, err := runTool(ctx, memoryFor(px), 1<<20, "pdfimages", append(args, d.path, filepath.Join(dir, "img"))...); err != nil {
 		return nil, corrupt(PDF, err)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "img-*"))
 	if len(files) != 1 {
 		return nil, fmt.Errorf("%w: pdf: page %d: %d images written", ErrCorrupt, i+1, len(files))
+	}
+	if im.bpc > 8 {
+		fh, err := os.Open(files[0])
+		if err != nil {
+			return nil, fmt.Errorf("decode: read extracted image: %w", err)
+		}
+		defer fh.Close()
+		img, err := readPNM(bufio.NewReader(fh), d.opts, i)
+		if err != nil {
+			return nil, fmt.Errorf("%w: pdf: page %d: extracted image: %v", ErrCorrupt, i+1, err)
+		}
+		return img, nil
 	}
 	data, err := os.ReadFile(files[0])
 	if err != nil {

@@ -93,6 +93,7 @@ func Need(t testing.TB, tools ...string) {
 //	page.jpg page.png page.gif page.bmp page.heic   240×320 test page
 //	page.tiff                                        two pages, the first read
 //	page_rle.bmp                                     RLE-compressed palette BMP
+//	odd_rle.bmp odd_q.png                            the page 242 wide in 64 colours: RLE BMP, the same pixels as PNG
 //	page.heif                                        HEIF branded mif1 only
 //	page.pdf three.pdf                               img2pdf scans (96 dpi), 1 and 3 pages
 //	text.pdf                                         a page with a text layer (70 dpi), no red block
@@ -112,6 +113,10 @@ func FormatFiles(t testing.TB) map[string]string {
 	Run(t, dir, "convert", "page.png", "-colorspace", "CMYK", "page_cmyk.tiff")
 	Run(t, dir, "convert", "page.png", "bmp3:page.bmp")
 	Run(t, dir, "convert", "page.png", "-colors", "64", "-compress", "RLE", "bmp3:page_rle.bmp")
+	// A width not a multiple of four: ImageMagick runs each row on past
+	// its end, which a decoder must drop (OpenCV carries it over).
+	Run(t, dir, "convert", "page.png", "-resize", "242x322!", "-colors", "64", "odd_q.png")
+	Run(t, dir, "convert", "odd_q.png", "-compress", "RLE", "bmp3:odd_rle.bmp")
 	Run(t, dir, "heif-enc", "-q", "80", "page.png", "-o", "page.heic")
 	Run(t, dir, "img2pdf", "page.jpg", "-o", "page.pdf")
 	Run(t, dir, "img2pdf", "page.jpg", "page2.jpg", "page.jpg", "-o", "three.pdf")
@@ -134,7 +139,7 @@ func FormatFiles(t testing.TB) map[string]string {
 		t.Fatal(err)
 	}
 	files := map[string]string{}
-	for _, n := range []string{"page.jpg", "page.png", "page.gif", "page.tiff", "page_jpeg.tiff", "page_cmyk.tiff", "page.bmp", "page_rle.bmp", "page.heic",
+	for _, n := range []string{"page.jpg", "page.png", "page.gif", "page.tiff", "page_jpeg.tiff", "page_cmyk.tiff", "page.bmp", "page_rle.bmp", "odd_rle.bmp", "odd_q.png", "page.heic",
 		"page.heif", "page.pdf", "page_rot.pdf", "three.pdf", "text.pdf", "p1.djvu", "two.djvu"} {
 		files[n] = filepath.Join(dir, n)
 	}
