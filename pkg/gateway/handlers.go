@@ -231,7 +231,10 @@ func (s *Server) handleResult(c *gin.Context) {
 		s.fail(c, apierr.New(apierr.TaskNotFound, ""))
 		return
 	}
-	if token := requestToken(c); st.Owner != Owner(token) {
+	// An on-premises path's task (no owner) is read with or without a
+	// token: those paths take none, so a client that sends one anyway
+	// (a library attaching it to every call) gets its result.
+	if token := requestToken(c); st.Owner != "" && st.Owner != Owner(token) {
 		// A hosted path's task read without any key lacks its token, as
 		// the path itself would answer; with another key it is forbidden.
 		code := apierr.TaskForbidden

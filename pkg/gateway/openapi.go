@@ -80,7 +80,7 @@ func OpenAPI() obj {
 			"/classify":                op("Classify documents (hosted-compatible)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), true),
 			"/recognize":               op("Extract data (hosted-compatible)", stageDesc(recognizeDesc), "RecognizeResponse", params.RecognizeSpec(), true),
 			"/result/{task_id}": obj{"get": obj{"summary": "Result of an async task",
-				"description": "Poll every 1-2 seconds. Answers the method's body when done, 202 while queued or running, the task's own error when it failed (its catalogue error, or 500 task_failed, errno 26, when there is no more specific one). A task is readable by the token that created it (on-premises tasks: without a token); a hosted task read without a token answers 403 token_missing (errno 1), with another token 403 task_forbidden (errno 5). The task_id of a request answered synchronously answers 404 (errno 8) saying so until the result TTL has passed: its result was in that reply and is not kept.",
+				"description": "Poll every 1-2 seconds. Answers the method's body when done, 202 while queued or running, the task's own error when it failed (its catalogue error, or 500 task_failed, errno 26, when there is no more specific one). A task is readable by the token that created it (on-premises tasks, whose paths take no token: by anyone with its id, a token sent or not); a hosted task read without a token answers 403 token_missing (errno 1), with another token 403 task_forbidden (errno 5). The task_id of a request answered synchronously answers 404 (errno 8) saying so until the result TTL has passed: its result was in that reply and is not kept.",
 				"parameters": []obj{
 					{"name": "task_id", "in": "path", "required": true, "schema": obj{"type": "string", "pattern": "^[0-9a-fA-F]{32}$"}, "description": "As the method answered it (lower case; upper case is read the same)."}},
 				"security": append([]obj{{}}, tokenSecurity...),
@@ -268,6 +268,7 @@ func fulltextSchema() obj {
 		"task_id": obj{"type": "string", "pattern": "^[0-9a-f]{32}$"}, "pages": obj{"type": "array", "items": page},
 		"text":        obj{"type": "string", "description": "plain text of every page, pages separated by a form feed"},
 		"pages_count": obj{"type": "integer"}, "page_count": obj{"type": "integer", "description": "Same as pages_count."},
-		"code": obj{"type": "integer"}, "message": obj{"type": "string"}, "errno": obj{"type": "integer"},
+		"task_tags": obj{"type": "array", "items": obj{"type": "string"}, "description": "the request's task_tags, when it passed any"},
+		"code":      obj{"type": "integer"}, "message": obj{"type": "string"}, "errno": obj{"type": "integer"},
 		"traceback": obj{"type": "string", "nullable": true}, "detail": obj{"type": "array", "items": obj{"type": "object"}}}}
 }

@@ -44,3 +44,27 @@ func TestResultOfAHostedTaskNeedsItsToken(t *testing.T) {
 		})
 	}
 }
+
+// TestResultOfAnOnPremisesTaskIgnoresTokens: an on-premises path takes no
+// token, so its task is read with or without one (a client library that
+// attaches its token to every call must still get its results).
+func TestResultOfAnOnPremisesTaskIgnoresTokens(t *testing.T) {
+	_, srv := newTestGateway(t)
+	status, body := postImage(t, srv.URL+"/pipelines/run/classify?async=true&token=abc", testJPEG(t))
+	id, _ := body["task_id"].(string)
+	if status != http.StatusOK || id == "" {
+		t.Fatalf("on-premises async classify: %d %v", status, body)
+	}
+	for _, query := range []string{"", "?token=abc", "?token=another"} {
+		t.Run("query "+query, func(t *testing.T) {
+			resp, err := http.Get(srv.URL + "/result/" + id + query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			if resp.StatusCode == http.StatusForbidden {
+				t.Errorf("403 for an on-premises task read with %q", query)
+			}
+		})
+	}
+}

@@ -35,6 +35,23 @@ func (q Quad) Ints() [][2]int {
 	return out
 }
 
+// IntsWithin is Ints with every point held inside a page of w x h pixels
+// ([0, w-1] x [0, h-1]): a document cut by the frame has corners the
+// cropper placed beyond it, and the API answers page pixels only.
+func (q Quad) IntsWithin(w, h int) [][2]int {
+	out := q.Ints()
+	ClampPoints(out, w, h)
+	return out
+}
+
+// ClampPoints moves integer points into a page of w x h pixels, in place.
+func ClampPoints(pts [][2]int, w, h int) {
+	for i := range pts {
+		pts[i][0] = min(max(pts[i][0], 0), max(w-1, 0))
+		pts[i][1] = min(max(pts[i][1], 0), max(h-1, 0))
+	}
+}
+
 // Ring returns the corners in drawing order (TL, TR, BR, BL), useful for
 // polygon operations.
 func (q Quad) Ring() [4]Point {

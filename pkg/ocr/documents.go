@@ -147,7 +147,7 @@ func (e *Engine) ReadDocuments(ctx context.Context, page image.Image, cuts []Cut
 		}
 		turns := (c.Turns + p.Rotation) % 4
 		up := geom.NewRotation(turns, false).UprightOrder(c.Quad)
-		out.Documents = append(out.Documents, Document{Coords: [4][2]int(up.Ints()), Rotation: turns})
+		out.Documents = append(out.Documents, Document{Coords: [4][2]int(up.IntsWithin(b.Max.X, b.Max.Y)), Rotation: turns})
 		add(p, n+1, true, nil)
 	}
 	if covered < outsideCover*float64(b.Dx()*b.Dy()) {

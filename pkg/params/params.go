@@ -69,12 +69,22 @@ func (r *reader) fail(name, msg, typ string) {
 	}
 }
 
+// raw returns a single-valued parameter. Repeated with one value it is
+// that value; repeated with different values it is a 422: taking the last
+// would let an invalid earlier one (async=maybe&async=false) pass unseen.
 func (r *reader) raw(name string) (string, bool) {
 	vs, ok := r.q[name]
 	if !ok || len(vs) == 0 {
 		return "", false
 	}
-	return strings.TrimSpace(vs[len(vs)-1]), true
+	last := strings.TrimSpace(vs[len(vs)-1])
+	for _, v := range vs[:len(vs)-1] {
+		if !strings.EqualFold(strings.TrimSpace(v), last) {
+			r.fail(name, "parameter given more than once with different values", "value_error.repeated")
+			break
+		}
+	}
+	return last, true
 }
 
 // Int reads an integer within [lo, hi].

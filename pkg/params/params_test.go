@@ -49,6 +49,12 @@ func TestClassifyErrors(t *testing.T) {
 		{"doc_type=passport_main,nonsense", "doc_type"},
 		{"mode=fast", "mode"},
 		{"return_crops=2", "return_crops"},
+		// Repeated with different values: the invalid one is not hidden
+		// behind a valid last one, whichever order they come in.
+		{"async=maybe&async=false", "async"},
+		{"min_shape=abc&min_shape=100", "min_shape"},
+		{"min_shape=100&min_shape=abc", "min_shape"},
+		{"dpi=200&dpi=300", "dpi"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.query, func(t *testing.T) {
@@ -59,6 +65,15 @@ func TestClassifyErrors(t *testing.T) {
 				t.Errorf("got %v (%+v)", err, e.Detail)
 			}
 		})
+	}
+}
+
+// TestRepeatedSameValue: a parameter repeated with one value is that value.
+func TestRepeatedSameValue(t *testing.T) {
+	q, _ := url.ParseQuery("async=true&async=TRUE&dpi=200&dpi=200")
+	c, err := ParseClassify(q)
+	if err != nil || !c.Async || c.DPI != 200 {
+		t.Fatalf("got %+v, %v", c, err)
 	}
 }
 

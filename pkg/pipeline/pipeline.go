@@ -103,6 +103,7 @@ func (r *Runner) Classify(ctx context.Context, in Input, p params.Classify, prog
 		return nil, err
 	}
 	resp.Items = dropInner(dropTextless(resp.Items))
+	clampCoords(resp.Items, pages)
 	sortItems(resp.Items)
 	resp.DocsCount = len(resp.Items)
 	return resp, nil
@@ -193,6 +194,19 @@ func (r *Runner) orientation(ctx context.Context, oreq stages.OrientRequest) (ge
 		return 0, nil
 	}
 	return ori.Rotation, nil
+}
+
+// clampCoords holds every item's corners inside its page: a document the
+// frame cuts has corners the cropper placed beyond it (its crop is cut
+// from there), and coords are page pixels.
+func clampCoords(items []Item, pages []stages.CropReply) {
+	for i := range items {
+		pi := items[i].Document.Page - 1
+		if pi < 0 || pi >= len(pages) || pages[pi].PageWidth <= 0 || pages[pi].PageHeight <= 0 {
+			continue
+		}
+		geom.ClampPoints(items[i].Document.Coords, pages[pi].PageWidth, pages[pi].PageHeight)
+	}
 }
 
 func round4(f float64) float64 { return float64(int64(f*10000+0.5)) / 10000 }

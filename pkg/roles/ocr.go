@@ -32,6 +32,7 @@ type FulltextResponse struct {
 	Text       string         `json:"text"`
 	PagesCount int            `json:"pages_count"`
 	PageCount  int            `json:"page_count"`
+	TaskTags   []string       `json:"task_tags,omitempty"`
 	Code       int            `json:"code"`
 	Message    string         `json:"message"`
 	Errno      int            `json:"errno"`
@@ -131,7 +132,7 @@ func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, zr ocr.ZoneReader, r
 	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels}, d.Stages, nil)
 	in := pipeline.Input{TaskID: req.TaskID, InputKey: req.InputKey, Size: req.Size}
 	n := doc.Pages()
-	resp := FulltextResponse{TaskID: req.TaskID, PagesCount: n, PageCount: n, Code: 200, Message: "OK", Detail: []any{}}
+	resp := FulltextResponse{TaskID: req.TaskID, PagesCount: n, PageCount: n, TaskTags: p.TaskTags, Code: 200, Message: "OK", Detail: []any{}}
 	// Pages are read side by side, as many as the engine has Tesseracts
 	// (one decoded page each in memory), and counted done as they finish.
 	pages := make([]ocr.Page, n)

@@ -38,12 +38,15 @@ func TestFulltextReadsEveryPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := startAllInOne(t, nil)
-	status, body := in.post(t, "/pipelines/run/fulltext", "image", data)
+	status, body := in.post(t, "/pipelines/run/fulltext?task_tags=batch-7", "image", data)
 	if status != http.StatusOK {
 		t.Fatalf("fulltext: %d %v", status, body)
 	}
 	if body["pages_count"] != 2.0 || body["page_count"] != 2.0 {
 		t.Fatalf("page counts %v %v", body["pages_count"], body["page_count"])
+	}
+	if tags, _ := body["task_tags"].([]any); len(tags) != 1 || tags[0] != "batch-7" {
+		t.Errorf("task_tags %v, want the request's [batch-7]", body["task_tags"])
 	}
 	pages, _ := body["pages"].([]any)
 	if len(pages) != 2 {
