@@ -110,6 +110,17 @@ func New(c Code, msg string) *Error { return &Error{Code: c, Message: msg} }
 // Wrap makes an error of a catalogue code around a cause.
 func Wrap(c Code, cause error, msg string) *Error { return &Error{Code: c, Message: msg, Cause: cause} }
 
+// Timeout is the pipeline_timeout error of a request that ran out of
+// time with err: err itself when a stage already said so, so that the
+// message and the log do not repeat it.
+func Timeout(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) && e.Code == PipelineTimeout {
+		return e
+	}
+	return Wrap(PipelineTimeout, err, "")
+}
+
 // Panic is the internal error a recovered panic p is answered with, its
 // value in the traceback ("panic: ..."): the one form the gateway, the
 // stage workers, the task runner and the pipeline's goroutines share.

@@ -3,6 +3,7 @@ package apierr
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -61,6 +62,32 @@ func TestEnvelope(t *testing.T) {
 			}
 			if b.Detail == nil {
 				t.Error("detail must be an array, never null")
+			}
+		})
+	}
+}
+
+// TestTimeoutWrapsOnce: a stage's own pipeline_timeout is not wrapped in
+// another (the log said "Processing did not finish" twice); any other
+// error becomes one.
+func TestTimeoutWrapsOnce(t *testing.T) {
+	stage := Wrap(PipelineTimeout, errors.New("context deadline exceeded"), "")
+	tests := []struct {
+		name string
+		err  error
+		want int // times the catalogue message appears
+	}{
+		{"stage's timeout", fmt.Errorf("pipeline: page 2: %w", stage), 1},
+		{"plain deadline", errors.New("context deadline exceeded"), 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Timeout(tc.err)
+			if got.Code != PipelineTimeout {
+				t.Fatalf("code %s", got.Code)
+			}
+			if n := strings.Count(got.Error(), Lookup(PipelineTimeout).Message); n != tc.want {
+				t.Errorf("%q says it %d times", got.Error(), n)
 			}
 		})
 	}

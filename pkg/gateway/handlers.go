@@ -68,7 +68,7 @@ func (s *Server) runSync(c *gin.Context, a *accepted, method string, fn func(ctx
 	res, err := fn(ctx)
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
-			err = apierr.Wrap(apierr.PipelineTimeout, err, "")
+			err = apierr.Timeout(err)
 		}
 		s.fail(c, err)
 		return

@@ -245,7 +245,7 @@ func (q *Queue) safeExec(ctx context.Context, exec Exec, job Job, progress Progr
 // catalogue's error of a task that failed without a more specific one.
 func taskError(err error, timedOut bool) *apierr.Error {
 	if timedOut {
-		return apierr.Wrap(apierr.PipelineTimeout, err, "")
+		return apierr.Timeout(err)
 	}
 	var e *apierr.Error
 	if errors.As(err, &e) {
