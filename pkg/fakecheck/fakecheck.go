@@ -81,10 +81,10 @@ type Reason struct {
 	Field string `json:"field"`
 	// Value is the value found, cut to at most 200 bytes.
 	Value string `json:"value"`
-	// Editor is the canonical editor name from editors.json; it is empty
-	// for traces that name no editor, such as a modification after
-	// creation.
-	Editor string `json:"editor,omitempty"`
+	// Editor is the canonical editor name from editors.json; it is ""
+	// (and still sent: clients read it on every reason) for traces that
+	// name no editor, such as a modification after creation.
+	Editor string `json:"editor"`
 }
 
 // Result is the verdict on one file.

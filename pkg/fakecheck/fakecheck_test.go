@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -249,5 +250,17 @@ func TestValueCut(t *testing.T) {
 	res := newChecker(t).Check(tiffWith(map[uint16]string{0x0131: long}))
 	if len(res.Reasons) != 1 || len(res.Reasons[0].Value) > maxValue || !strings.HasPrefix(res.Reasons[0].Value, "Adobe Photoshop") {
 		t.Fatalf("reasons %+v", res.Reasons)
+	}
+}
+
+// TestReasonAlwaysSendsEditor: every reason carries its editor key, empty
+// for a trace that names none (clients read r["editor"] on each).
+func TestReasonAlwaysSendsEditor(t *testing.T) {
+	b, err := json.Marshal(Reason{Source: "pdf_info", Field: "ModDate", Value: "after creation"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"editor":""`) {
+		t.Errorf("reason without an editor: %s", b)
 	}
 }

@@ -52,7 +52,7 @@ func OpenAPI() obj {
 		"zone (check digits verified, Russian internal-passport table) and Tesseract on the field regions. passport_registration " +
 		"(and its handwritten and deregistered kinds): only the newest stamp on the page is read, and doc_type becomes the kind of " +
 		"that stamp (passport_registration_handwritten for a registration completed by hand, passport_registration_deregistered " +
-		"for a deregistration). Other types: fields {}. With doc_type, only documents of those types (as classified) are listed. " +
+		"for a deregistration). Other types: fields {}. With doc_type, the classification chooses among those types (and other, not_document, empty, as classify does) and only documents classified as one of them are listed; a residence page classified as a listed kind keeps the kind its newest stamp shows, and its confidence is the classification's. " +
 		"use_internal_api=true (default) sets issuing_authority to the subdivision directory's name of the subdivision_code read " +
 		"(source \"directory\"). normalization_fias=true sends a registration's address to the address service the installation " +
 		"configures (ADDRESS_SERVICE_URL; source \"address_service\"); where none is configured (the on-premises default) it is " +
@@ -226,8 +226,8 @@ func schemas() obj {
 			"docs_count": obj{"type": "integer"},
 			"fake":       obj{"type": "boolean", "description": "Present when check_fake=true: true when the file's metadata names a digital editor (editors.json: Photoshop, GIMP, Lightroom, Canva, online PDF editors...) or a PDF was saved again after creation. Camera, scanner and converter software is not an editor; a file with stripped metadata passes."},
 			"fake_reasons": obj{"type": "array", "description": "With check_fake=true, every trace found: where (source: exif, heic_exif, xmp, photoshop_irb, jpeg_app12, jpeg_comment, jpeg_quantization, png_text, pdf_info), the metadata field, its value (at most 200 bytes) and the editor it names. A reason with an empty editor (a PDF ModDate after its CreationDate without a later save) does not make fake true. Absent when nothing was found.",
-				"items": obj{"type": "object", "properties": obj{"source": obj{"type": "string"}, "field": obj{"type": "string"},
-					"value": obj{"type": "string"}, "editor": obj{"type": "string"}}}},
+				"items": obj{"type": "object", "required": []string{"source", "field", "value", "editor"}, "properties": obj{"source": obj{"type": "string"}, "field": obj{"type": "string"},
+					"value": obj{"type": "string"}, "editor": obj{"type": "string", "description": "empty for a trace that names no editor"}}}},
 			"code": obj{"type": "integer"}, "message": obj{"type": "string"}, "errno": obj{"type": "integer"},
 			"traceback": obj{"type": "string", "nullable": true}, "detail": obj{"type": "array", "items": obj{}}}},
 		"Item": obj{"type": "object", "properties": obj{

@@ -35,20 +35,22 @@ func (q Quad) Ints() [][2]int {
 	return out
 }
 
-// IntsWithin is Ints with every point held inside a page of w x h pixels
-// ([0, w-1] x [0, h-1]): a document cut by the frame has corners the
-// cropper placed beyond it, and the API answers page pixels only.
+// IntsWithin is Ints with every point held on a page of w x h pixels,
+// its outline included ([0, w] x [0, h]: a whole page is (0, 0) to
+// (w, h)): a document cut by the frame has corners the cropper placed
+// beyond it, and the API answers points on the page only.
 func (q Quad) IntsWithin(w, h int) [][2]int {
 	out := q.Ints()
 	ClampPoints(out, w, h)
 	return out
 }
 
-// ClampPoints moves integer points into a page of w x h pixels, in place.
+// ClampPoints moves integer points onto a page of w x h pixels
+// ([0, w] x [0, h]), in place.
 func ClampPoints(pts [][2]int, w, h int) {
 	for i := range pts {
-		pts[i][0] = min(max(pts[i][0], 0), max(w-1, 0))
-		pts[i][1] = min(max(pts[i][1], 0), max(h-1, 0))
+		pts[i][0] = min(max(pts[i][0], 0), max(w, 0))
+		pts[i][1] = min(max(pts[i][1], 0), max(h, 0))
 	}
 }
 

@@ -81,7 +81,7 @@ func TestQuadProject(t *testing.T) {
 func TestIntsWithin(t *testing.T) {
 	q := Quad{{X: 96.4, Y: 376}, {X: 442, Y: 548}, {X: -6.2, Y: 687}, {X: 292, Y: 961.7}}
 	got := q.IntsWithin(540, 960)
-	want := [][2]int{{96, 376}, {442, 548}, {0, 687}, {292, 959}}
+	want := [][2]int{{96, 376}, {442, 548}, {0, 687}, {292, 960}}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("corner %d: %v, want %v", i, got[i], want[i])

@@ -12,13 +12,13 @@ func TestClampCoords(t *testing.T) {
 	pages := []stages.CropReply{{PageWidth: 540, PageHeight: 960}, {PageWidth: 100, PageHeight: 50}, {}}
 	items := []Item{
 		{Document: Document{Page: 1, Coords: [][2]int{{96, 376}, {442, 548}, {-6, 687}, {292, 861}}}},
-		{Document: Document{Page: 2, Coords: [][2]int{{-3, -4}, {120, 2}, {5, 60}, {100, 50}}}},
+		{Document: Document{Page: 2, Coords: [][2]int{{-3, -4}, {120, 2}, {5, 60}, {101, 50}}}},
 		{Document: Document{Page: 3, Coords: [][2]int{{-1, -1}, {1, 1}, {1, 1}, {1, 1}}}},
 	}
 	clampCoords(items, pages)
 	want := [][][2]int{
 		{{96, 376}, {442, 548}, {0, 687}, {292, 861}},
-		{{0, 0}, {99, 2}, {5, 49}, {99, 49}},
+		{{0, 0}, {100, 2}, {5, 50}, {100, 50}},
 		{{-1, -1}, {1, 1}, {1, 1}, {1, 1}},
 	}
 	for i, it := range items {

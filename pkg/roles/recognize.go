@@ -169,6 +169,11 @@ func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, n no
 	}
 	cp.DPI, cp.Quality, cp.PDFRawImages, cp.AutoPDFRawImages = p.DPI, p.Quality, p.PDFRawImages, p.AutoPDFRawImages
 	cp.ReturnCrops = p.ReturnCrops
+	// doc_type narrows the classification as it does classify's (the
+	// listed types and the special classes are the candidates), so the
+	// same request picks the same documents on both methods; the special
+	// classes are then left out, having no fields.
+	cp.DocTypes = p.DocTypes
 	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels}, d.Stages, nil)
 	cls, err := run.Classify(ctx, pipeline.Input{TaskID: req.TaskID, InputKey: req.InputKey, Size: req.Size}, cp, nil)
 	if err != nil {

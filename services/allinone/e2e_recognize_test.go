@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"math/rand/v2"
 	"net/http"
@@ -147,5 +148,44 @@ func TestRecognizeAnswerOverTheBusLimit(t *testing.T) {
 	}
 	if b := decodeCrop(t, uri).Bounds(); b.Dx() != 4000 || b.Dy() != 3000 {
 		t.Errorf("crop %dx%d, want the page's 4000x3000", b.Dx(), b.Dy())
+	}
+}
+
+// TestRecognizeDocTypePicksWhatClassifyPicks: doc_type narrows recognize's
+// classification as it narrows classify's, so the same request picks the
+// same documents on both methods. Handwritten residence pages asked for
+// as passport_registration were classified without the list as
+// _handwritten and dropped, while classify with the list answered them.
+func TestRecognizeDocTypePicksWhatClassifyPicks(t *testing.T) {
+	in := startAllInOne(t, nil)
+	const q = "?doc_type=passport_registration&return_crops=false"
+	for i := 0; i < 2; i++ {
+		up, _ := factoryScan(t, "passport_registration_handwritten", i)
+		scan := encodePNG(t, up)
+		_, cls := in.post(t, "/pipelines/run/classify"+q, "image", scan)
+		status, rec := in.post(t, "/pipelines/run/recognize"+q, "image", scan)
+		if status != http.StatusOK {
+			t.Fatalf("scan %d: recognize %d %v", i, status, rec)
+		}
+		var want []string
+		clsItems, _ := cls["items"].([]any)
+		for _, it := range clsItems {
+			doc := it.(map[string]any)["document"].(map[string]any)
+			if doc["type"] == "passport_registration" {
+				want = append(want, fmt.Sprint(doc["page"], doc["coords"]))
+			}
+		}
+		var got []string
+		recItems, _ := rec["items"].([]any)
+		for _, it := range recItems {
+			m := it.(map[string]any)
+			got = append(got, fmt.Sprint(m["page"], m["doc_coords"]))
+		}
+		if len(want) == 0 {
+			t.Errorf("scan %d: classify with the list found no residence page: %v", i, cls)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("scan %d: recognize listed %v, classify classified %v", i, got, want)
+		}
 	}
 }
