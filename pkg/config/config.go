@@ -91,7 +91,7 @@ type Stage struct {
 	FaceAPIURL      string `env:"FACE_API_URL" default:"" doc:"Face API address, for the face operations of the service family (face comparison, selfie check, liveness), which this release does not offer: read by the stage workers and shown by --check-config, used by nothing yet (the all-in-one does not read it)."`
 	FaceAPIUser     string `env:"FACE_API_USERNAME" default:"" doc:"Face API user name (see FACE_API_URL: used by nothing yet)."`
 	FaceAPIPassword string `env:"FACE_API_PASSWORD" default:"" secret:"true" doc:"Face API password (see FACE_API_URL: used by nothing yet)."`
-	TempDir         string `env:"TMPDIR" default:"" doc:"Directory for temporary files of PDF/DJVU decoding (default: system temp): a copy of each PDF or DJVU posted, kept while its pages are cut and removed 30 s after the last one, with or without further requests."`
+	TempDir         string `env:"TMPDIR" default:"" doc:"Directory for temporary files of PDF/DJVU decoding (default: system temp): a copy of each PDF or DJVU posted, kept while its pages are cut and removed 30 s after the last one, with or without further requests; what a killed process left there is removed by the decoding roles once unmodified for 4 x PIPELINE_TIMEOUT + 5 minutes (at start and every 10 minutes)."`
 }
 
 // License is the configuration of the license daemon.
@@ -121,5 +121,5 @@ type AllInOne struct {
 	NATSDir         string `env:"NATS_STORE_DIR" default:"data/nats" doc:"JetStream storage of the embedded NATS server (all-in-one)."`
 	NATSPort        int    `env:"NATS_PORT" default:"-1" doc:"Port of the embedded NATS server (-1: random loopback port; set one to attach separate workers)."`
 	JanitorInterval int    `env:"JANITOR_INTERVAL" default:"300" doc:"Seconds between janitor sweeps."`
-	TempDir         string `env:"TMPDIR" default:"" doc:"Directory for temporary files of PDF/DJVU decoding (default: system temp): a copy of each PDF or DJVU posted, kept while its pages are cut and removed 30 s after the last one, with or without further requests."`
+	TempDir         string `env:"TMPDIR" default:"" doc:"Directory for temporary files of PDF/DJVU decoding (default: system temp): a copy of each PDF or DJVU posted, kept while its pages are cut and removed 30 s after the last one, with or without further requests; what a killed process left there is removed by the decoding roles once unmodified for 4 x PIPELINE_TIMEOUT + 5 minutes (at start and every 10 minutes)."`
 }

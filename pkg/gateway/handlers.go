@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -58,13 +59,26 @@ func (s *Server) keep(c *gin.Context, up *upload) (*accepted, error) {
 // intermediates. An answer is recorded as such (tasks.Answered), so that
 // /result tells its task_id apart from an unknown one.
 func (s *Server) runSync(c *gin.Context, a *accepted, method string, fn func(ctx context.Context) (any, error)) {
-	defer func() {
-		if err := s.store.DeletePrefix(context.WithoutCancel(c.Request.Context()), tasks.InputPrefix(a.in.TaskID)); err != nil {
-			s.log.Warn("input cleanup failed; the janitor will remove it", "task", a.in.TaskID, "err", err)
-		}
-	}()
 	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.Timeout())
 	defer cancel()
+	defer func() {
+		prefix := tasks.InputPrefix(a.in.TaskID)
+		if err := s.store.DeletePrefix(context.WithoutCancel(c.Request.Context()), prefix); err != nil {
+			s.log.Warn("input cleanup failed; the janitor will remove it", "task", a.in.TaskID, "err", err)
+		}
+		// A request cut short (its client gone, its time up) leaves stage
+		// workers busy with it: each finishes what it took, within its
+		// own PIPELINE_TIMEOUT, and writes crops after the cleanup above.
+		// They are removed once that time has passed, not an hour later
+		// by the janitor.
+		if ctx.Err() != nil {
+			time.AfterFunc(s.lateCleanup, func() {
+				if err := s.store.DeletePrefix(context.Background(), prefix); err != nil {
+					s.log.Warn("late cleanup of a request cut short failed; the janitor will remove it", "task", a.in.TaskID, "err", err)
+				}
+			})
+		}
+	}()
 	res, err := fn(ctx)
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {

@@ -50,6 +50,10 @@ type Server struct {
 	classifyParams, recognizeParams map[string]bool
 	// bodyIdle is how long an upload may stall (see stallReader).
 	bodyIdle time.Duration
+	// lateCleanup is how long after a synchronous request cut short its
+	// task's objects are removed again (see runSync): the stage workers'
+	// PIPELINE_TIMEOUT and a margin.
+	lateCleanup time.Duration
 }
 
 // New builds a gateway on an open NATS connection and store. Its metrics
@@ -81,6 +85,7 @@ func New(ctx context.Context, cfg config.Gateway, nc *nats.Conn, st store.Store,
 		classifyParams:  paramNames(params.ClassifySpec()),
 		recognizeParams: paramNames(params.RecognizeSpec()),
 		bodyIdle:        bodyIdle,
+		lateCleanup:     cfg.Timeout() + 10*time.Second,
 	}
 	s.engine = s.routes()
 	return s, nil

@@ -39,6 +39,7 @@ type FraudResponse struct {
 // document found. The zone check's text models run on ONNX Runtime as m
 // configures it (threads, ALLOW_GPU); the other checks run on the CPU.
 func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, m config.Models, tempDir string) error {
+	sweepTemp(ctx, d.Log, tempDir, c.Timeout())
 	meta, err := fakecheck.New()
 	if err != nil {
 		return fmt.Errorf("fraud: %w", err)

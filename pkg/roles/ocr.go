@@ -48,6 +48,7 @@ type FulltextResponse struct {
 // Runtime as m configures it (threads, ALLOW_GPU). An unreadable
 // subdivision directory stops the role at start.
 func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config.Models, e config.Extraction, tempDir string) error {
+	sweepTemp(ctx, d.Log, tempDir, c.Timeout())
 	norm, err := openNormalizers(e)
 	if err != nil {
 		return err

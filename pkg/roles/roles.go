@@ -72,6 +72,7 @@ func Gateway(ctx context.Context, d Deps, cfg config.Gateway) error {
 // still serves: simple_cropper=true and mode=classify_only work, other
 // requests answer model_not_loaded, and its health probe says why.
 func Cropper(ctx context.Context, d Deps, c config.Common, w config.Worker, m config.Models, tempDir string) error {
+	sweepTemp(ctx, d.Log, tempDir, c.Timeout())
 	mdl := loadModel(d.Log, "cropper", func() (*crop.Neural, error) {
 		return crop.OpenNeural(crop.NeuralConfig{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: d.Log})
 	})

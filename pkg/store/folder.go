@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"sync"
 )
 
@@ -32,7 +33,29 @@ func NewFolder(root string) (*Folder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: folder %s: %w", root, err)
 	}
-	return &Folder{root: abs}, nil
+	f := &Folder{root: abs}
+	f.removePartial(time.Now().Add(-partialAge))
+	return f, nil
+}
+
+// partialAge is how old a Put's temporary file must be for NewFolder to
+// take it for one a killed process left: a Put writes one object of at
+// most a page's pixels, in well under a minute.
+const partialAge = time.Hour
+
+// removePartial removes the temporary files of Puts (".put-*", which List
+// does not show, so the janitor never sees them) last modified before
+// cutoff: a process killed in the middle of a Put leaves one for good.
+func (f *Folder) removePartial(cutoff time.Time) {
+	_ = filepath.WalkDir(f.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasPrefix(d.Name(), ".put-") {
+			return nil
+		}
+		if info, err := d.Info(); err == nil && info.ModTime().Before(cutoff) {
+			_ = os.Remove(p)
+		}
+		return nil
+	})
 }
 
 func (f *Folder) path(key string) (string, error) {
