@@ -134,6 +134,11 @@ type Evidence struct {
 	// kept for tools/wordsfit's readings; the classifier does not weigh
 	// it (a filter on it was measured and not kept: docs/models.md).
 	WordConfidence []float64
+	// Blank says the crop prints nothing: light paper of one tone (Flat)
+	// with no text line found on it. Every catalogue type is then ruled
+	// out, and the picture's probability is shared among other,
+	// not_document and empty.
+	Blank bool
 	// EdgeNumber says a Russian internal passport's series and number was
 	// read along the right edge of the crop turned upright: it counts for
 	// the types that print it (TypeWords.PrintsEdgeNumber), weighed as the
@@ -192,6 +197,9 @@ func (c *Classifier) ClassifyOutputs(out map[string][]float32, docTypes []string
 	}
 	if ev.TextLines >= MinDocumentLines {
 		ruleOutNonDocuments(c.head.Classes, p)
+	}
+	if ev.Blank && ev.TextLines == 0 {
+		ruleOutDocuments(c.head.Classes, p)
 	}
 	reply := c.decide(append([]float64(nil), p...), docTypes)
 	if ev.Zone != nil {

@@ -159,6 +159,9 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 				return stages.ClassifyReply{}, err
 			}
 			rot, lines = &r, &ev.TextLines
+			// A page that prints nothing is no catalogue document
+			// (classify.Flat); known only where its lines were looked for.
+			ev.Blank = ev.TextLines == 0 && classify.Flat(img)
 		}
 		reply, err := cl.ClassifyOutputs(out, req.DocTypes, ev)
 		reply.Rotation, reply.RotationConfidence, reply.TextLines = rot, rotConf, lines
@@ -183,6 +186,9 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 // own text.
 func answerAttrs(crop string, reply stages.ClassifyReply, ev classify.Evidence, zone string, logWords bool) []any {
 	attrs := []any{"crop", crop, "type", reply.Type, "confidence", reply.Confidence, "lines", ev.TextLines, "zone", zone}
+	if ev.Blank {
+		attrs = append(attrs, "blank", true)
+	}
 	if logWords && ev.WordsRead {
 		attrs = append(attrs, "words", strings.Join(ev.Words, " "))
 	}
