@@ -10,8 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 	"sync"
+	"time"
 )
 
 // Folder stores objects as files under a root directory. Writes go to a
