@@ -76,20 +76,5 @@ func Flat(img image.Image) bool {
 // ruleOutDocuments zeroes every catalogue type in p and renormalises it
 // over the special classes; it leaves p as it is when they have nothing.
 func ruleOutDocuments(classes []string, p []float64) {
-	special := 0.0
-	for i, c := range classes {
-		if doctypes.IsSpecial(c) {
-			special += p[i]
-		}
-	}
-	if special <= 0 {
-		return
-	}
-	for i, c := range classes {
-		if doctypes.IsSpecial(c) {
-			p[i] /= special
-		} else {
-			p[i] = 0
-		}
-	}
+	keepOnly(classes, p, doctypes.IsSpecial)
 }

@@ -198,7 +198,7 @@ func (c *Classifier) ClassifyOutputs(out map[string][]float32, docTypes []string
 	if ev.TextLines >= MinDocumentLines {
 		ruleOutNonDocuments(c.head.Classes, p)
 	}
-	if ev.Blank && ev.TextLines == 0 {
+	if ev.Blank {
 		ruleOutDocuments(c.head.Classes, p)
 	}
 	reply := c.decide(append([]float64(nil), p...), docTypes)

@@ -227,9 +227,15 @@ const MinDocumentLines = 5
 // ruleOutNonDocuments zeroes not_document and empty in p and renormalises
 // it; it leaves p as it is when nothing else has any probability.
 func ruleOutNonDocuments(classes []string, p []float64) {
+	keepOnly(classes, p, func(c string) bool { return c != doctypes.NotDocument && c != doctypes.Empty })
+}
+
+// keepOnly zeroes the classes keep refuses and renormalises p over the
+// rest; it leaves p as it is when the rest has no probability.
+func keepOnly(classes []string, p []float64, keep func(string) bool) {
 	rest := 0.0
 	for i, c := range classes {
-		if c != doctypes.NotDocument && c != doctypes.Empty {
+		if keep(c) {
 			rest += p[i]
 		}
 	}
@@ -237,10 +243,10 @@ func ruleOutNonDocuments(classes []string, p []float64) {
 		return
 	}
 	for i, c := range classes {
-		if c == doctypes.NotDocument || c == doctypes.Empty {
-			p[i] = 0
-		} else {
+		if keep(c) {
 			p[i] /= rest
+		} else {
+			p[i] = 0
 		}
 	}
 }

@@ -32,7 +32,11 @@ func (c Common) Problems() []string {
 }
 
 // Validate checks the gateway's values.
-func (g Gateway) Validate() error {
+func (g Gateway) Validate() error { return joinErrs(g.Problems()) }
+
+// Problems lists what is wrong with the gateway's values (see
+// Common.Problems).
+func (g Gateway) Problems() []string {
 	errs := g.Common.Problems()
 	if g.MinFileBytes < 0 || g.MaxFileBytes <= g.MinFileBytes {
 		errs = append(errs, "MAX_FILE_BYTES must exceed MIN_FILE_BYTES")
@@ -49,7 +53,7 @@ func (g Gateway) Validate() error {
 	default:
 		errs = append(errs, fmt.Sprintf("AUTH_MODE=%q must be open, file, kv or license", g.AuthMode))
 	}
-	return joinErrs(errs)
+	return errs
 }
 
 // Validate checks the janitor's values.
@@ -64,10 +68,7 @@ func (j Janitor) Validate() error {
 // Validate checks the all-in-one's values: the gateway's, its janitor's
 // interval and its folder store.
 func (a AllInOne) Validate() error {
-	var errs []string
-	if err := a.Gateway.Validate(); err != nil {
-		errs = append(errs, strings.TrimPrefix(err.Error(), "invalid configuration: "))
-	}
+	errs := a.Gateway.Problems()
 	if a.JanitorInterval <= 0 {
 		errs = append(errs, "JANITOR_INTERVAL must be > 0")
 	}

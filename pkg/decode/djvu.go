@@ -32,7 +32,7 @@ var infoLine = regexp.MustCompile(`INFO \[\d+\]\s+DjVu (\d+)x(\d+)(?:, v\d+)?(?:
 const defaultDJVUdpi = 300
 
 func openDJVU(ctx context.Context, data []byte, opts Options) (*djvuDoc, error) {
-	path, err := tempCopy(opts.TempDir, "docsuite-*.djvu", data)
+	path, err := tempCopy(opts.TempDir, djvuCopyPattern, data)
 	if err != nil {
 		return nil, err
 	}

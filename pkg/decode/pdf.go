@@ -49,7 +49,7 @@ type pdfDoc struct {
 }
 
 func openPDF(ctx context.Context, data []byte, opts Options) (*pdfDoc, error) {
-	path, err := tempCopy(opts.TempDir, "docsuite-*.pdf", data)
+	path, err := tempCopy(opts.TempDir, pdfCopyPattern, data)
 	if err != nil {
 		return nil, err
 	}
@@ -227,16 +227,16 @@ func (d *pdfDoc) extract(ctx context.Context, i int, im pdfImage) (image.Image, 
 	if err := d.opts.checkPixels(i, int64(im.w), int64(im.h)); err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(d.opts.TempDir, "docsuite-pdfimg-*")
+	dir, err := os.MkdirTemp(d.opts.TempDir, pdfImagePattern)
 	if err != nil {
 		return nil, fmt.Errorf("decode: temporary folder: %w", err)
 	}
 	defer os.RemoveAll(dir)
 	pg := strconv.Itoa(i + 1)
 	px := int64(im.w) * int64(im.h)
-	args := []string{"-f", pg, "-l", pg, "-j", "-png"}
-	if im.bpc > 8 {
-		args = args[:len(args)-1]
+	args := []string{"-f", pg, "-l", pg, "-j"}
+	if im.bpc <= 8 {
+		args = append(args, "-png")
 	}
 	if _, err := runTool(ctx, memoryFor(px), 1<<20, "pdfimages", append(args, d.path, filepath.Join(dir, "img"))...); err != nil {
 		return nil, corrupt(PDF, err)

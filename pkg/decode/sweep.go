@@ -7,10 +7,16 @@ import (
 	"time"
 )
 
-// tempPatterns are the names Open gives what it writes to its TempDir:
-// the copy of a posted PDF or DJVU, and the folder a PDF page's image is
-// extracted to.
-var tempPatterns = []string{"docsuite-*.pdf", "docsuite-*.djvu", "docsuite-pdfimg-*"}
+// The names Open gives what it writes to its TempDir: the copy of a posted
+// PDF or DJVU, and the folder a PDF page's image is extracted to.
+const (
+	pdfCopyPattern  = "docsuite-*.pdf"
+	djvuCopyPattern = "docsuite-*.djvu"
+	pdfImagePattern = "docsuite-pdfimg-*"
+)
+
+// tempPatterns are the names SweepTemp looks for.
+var tempPatterns = []string{pdfCopyPattern, djvuCopyPattern, pdfImagePattern}
 
 // SweepTemp removes from dir (the system's temporary folder when empty)
 // what decoding wrote there and has not been modified for longer than
