@@ -44,6 +44,9 @@ func (g Gateway) Problems() []string {
 	if g.MaxPages <= 0 || g.MaxPixels <= 0 || g.PageParallel <= 0 || g.MaxInFlight <= 0 || g.AsyncRunners <= 0 {
 		errs = append(errs, "MAX_PAGES, MAX_PIXELS, PAGE_PARALLELISM, MAX_INFLIGHT and ASYNC_RUNNERS must be > 0")
 	}
+	if g.UploadMemory <= g.MaxFileBytes {
+		errs = append(errs, "UPLOAD_MEMORY_BYTES must exceed MAX_FILE_BYTES (one largest file must fit)")
+	}
 	switch g.AuthMode {
 	case "open", "kv", "license":
 	case "file":

@@ -163,6 +163,9 @@ func (s *Server) serve(c *gin.Context, method string, p any, async bool, priorit
 		s.fail(c, err)
 		return
 	}
+	// Released once stored (below) or on any early return; release is
+	// idempotent.
+	defer s.release(up)
 	if !async {
 		select {
 		case s.inflight <- struct{}{}:
@@ -173,6 +176,7 @@ func (s *Server) serve(c *gin.Context, method string, p any, async bool, priorit
 		}
 	}
 	a, err := s.keep(c, up)
+	s.release(up)
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -43,8 +43,10 @@ type Server struct {
 	auth     *authenticator
 	license  *licenseGate
 	inflight chan struct{}
-	metrics  *metrics
-	engine   *gin.Engine
+	// uploadMem bounds the memory uploads hold (UPLOAD_MEMORY_BYTES).
+	uploadMem *memBudget
+	metrics   *metrics
+	engine    *gin.Engine
 	// classifyParams and recognizeParams name the methods' query
 	// parameters (see queryOnly).
 	classifyParams, recognizeParams map[string]bool
@@ -81,6 +83,7 @@ func New(ctx context.Context, cfg config.Gateway, nc *nats.Conn, st store.Store,
 		pipe: pipeline.New(nc, st, pipeline.Limits{MaxPages: cfg.MaxPages, MaxPixels: cfg.MaxPixels,
 			PageParallel: cfg.PageParallel}, stageMetrics, fc),
 		inflight:        make(chan struct{}, cfg.MaxInFlight),
+		uploadMem:       newMemBudget(cfg.UploadMemory),
 		metrics:         newMetrics(reg),
 		classifyParams:  paramNames(params.ClassifySpec()),
 		recognizeParams: paramNames(params.RecognizeSpec()),

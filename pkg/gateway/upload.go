@@ -30,6 +30,16 @@ const multipartSlack = 1 << 20
 type upload struct {
 	data   []byte
 	format decode.Format
+	// held is what data reserved of the upload memory budget, given back
+	// by release.
+	held int64
+}
+
+// release gives the upload's memory back to the budget; its data must
+// not be used after.
+func (s *Server) release(up *upload) {
+	s.uploadMem.give(up.held)
+	up.held, up.data = 0, nil
 }
 
 // readUpload reads the body field image of a multipart request (one file;
@@ -39,7 +49,10 @@ type upload struct {
 // A form field named like one of the method's query parameters (fields)
 // is refused with a 422 that says where it belongs: taken silently, a
 // client's async=true sent as a field would get a sync answer.
-func (s *Server) readUpload(c *gin.Context, fields map[string]bool) (*upload, error) {
+// The file is read into memory reserved from UPLOAD_MEMORY_BYTES as it
+// arrives (see readHeld); a request that finds too little left is
+// refused as overloaded. The caller releases a returned upload.
+func (s *Server) readUpload(c *gin.Context, fields map[string]bool) (res *upload, err error) {
 	ct := c.GetHeader("Content-Type")
 	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil || mt != "multipart/form-data" {
@@ -58,6 +71,11 @@ func (s *Server) readUpload(c *gin.Context, fields map[string]bool) (*upload, er
 		return nil, apierr.Wrap(apierr.NotMultipart, err, "")
 	}
 	var up *upload
+	defer func() {
+		if err != nil && up != nil {
+			s.release(up)
+		}
+	}()
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -81,10 +99,14 @@ func (s *Server) readUpload(c *gin.Context, fields map[string]bool) (*upload, er
 			// documents would be missing from an answer that looks whole.
 			return nil, secondImage()
 		}
-		data, err := io.ReadAll(io.LimitReader(part, s.cfg.MaxFileBytes+1))
+		data, held, err := readHeld(part, s.cfg.MaxFileBytes, s.uploadMem)
+		if errors.Is(err, errBudget) {
+			return nil, apierr.New(apierr.Overloaded, "Service is overloaded, retry later: the uploads in progress hold all of UPLOAD_MEMORY_BYTES")
+		}
 		if err != nil {
 			return nil, s.bodyError(err)
 		}
+		up = &upload{data: data, held: held}
 		if int64(len(data)) > s.cfg.MaxFileBytes {
 			return nil, s.tooLarge()
 		}
@@ -103,7 +125,7 @@ func (s *Server) readUpload(c *gin.Context, fields map[string]bool) (*upload, er
 		}
 		// The parts after the image are still read: a parameter sent as a
 		// field after the file is refused like one sent before it.
-		up = &upload{data: data, format: f}
+		up.format = f
 	}
 }
 

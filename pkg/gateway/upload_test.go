@@ -34,7 +34,7 @@ func TestSizeLimitsNameTheLimitInForce(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &Server{cfg: config.Gateway{MinFileBytes: tc.min, MaxFileBytes: tc.max}}
+			s := &Server{cfg: config.Gateway{MinFileBytes: tc.min, MaxFileBytes: tc.max}, uploadMem: newMemBudget(1 << 30)}
 			data := bytes.Repeat([]byte{0xAB}, tc.size)
 			copy(data, []byte{0xFF, 0xD8, 0xFF, 0xE0})
 			body, ct := imageBody(t, data)
@@ -48,6 +48,9 @@ func TestSizeLimitsNameTheLimitInForce(t *testing.T) {
 			}
 			if got := e.Envelope().Message; got != tc.wantMsg {
 				t.Errorf("message %q, want %q", got, tc.wantMsg)
+			}
+			if left := s.uploadMem.left; left != 1<<30 {
+				t.Errorf("a refused upload keeps %d bytes of the budget reserved", 1<<30-left)
 			}
 		})
 	}
