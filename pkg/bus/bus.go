@@ -64,7 +64,17 @@ func Request[Req, Resp any](ctx context.Context, nc *nats.Conn, stage string, re
 	if err != nil {
 		return out, fmt.Errorf("bus: encode %s request: %w", stage, err)
 	}
-	msg, err := nc.RequestWithContext(ctx, Subject(stage), data)
+	id := newRequestID()
+	m := nats.NewMsg(Subject(stage))
+	m.Data = data
+	m.Header.Set(requestIDHeader, id)
+	msg, err := nc.RequestMsgWithContext(ctx, m)
+	if err != nil && ctx.Err() != nil && !errors.Is(err, nats.ErrNoResponders) {
+		// Nobody waits for the answer any more: the worker holding the
+		// request stops it (best effort: lost, the work runs out its
+		// own timeout as before).
+		_ = nc.Publish(CancelSubject, []byte(id))
+	}
 	switch {
 	case errors.Is(err, nats.ErrNoResponders):
 		return out, apierr.Wrap(apierr.DependencyDown, err, fmt.Sprintf("No %s worker is running", stage))
@@ -103,10 +113,13 @@ type Handler[Req, Resp any] func(ctx context.Context, req Req) (Resp, error)
 // name, so replicas share the load.
 type Worker struct {
 	sub     *nats.Subscription
-	sem     chan struct{}
-	done    chan struct{}
-	observe func(time.Duration)
-	timeout time.Duration // of one request
+	cancels *cancels
+	// cancelSub hears CancelSubject.
+	cancelSub *nats.Subscription
+	sem       chan struct{}
+	done      chan struct{}
+	observe   func(time.Duration)
+	timeout   time.Duration // of one request
 }
 
 // ServeOptions tunes a worker.
@@ -121,8 +134,9 @@ type ServeOptions struct {
 }
 
 // Serve subscribes h to a stage in its queue group. Each request gets a
-// context bounded by the timeout. Stop drains and waits for running
-// requests.
+// context bounded by the timeout and cancelled when its caller publishes
+// its id on CancelSubject (a request cancelled while it waits for a slot
+// never runs). Stop drains and waits for running requests.
 func Serve[Req, Resp any](nc *nats.Conn, stage string, o ServeOptions, h Handler[Req, Resp]) (*Worker, error) {
 	concurrency, timeout, log := o.Concurrency, o.Timeout, o.Log
 	if concurrency <= 0 {
@@ -130,7 +144,13 @@ func Serve[Req, Resp any](nc *nats.Conn, stage string, o ServeOptions, h Handler
 		// CPU limit, where NumCPU counts the host's.
 		concurrency = runtime.GOMAXPROCS(0)
 	}
-	w := &Worker{sem: make(chan struct{}, concurrency), done: make(chan struct{}), observe: o.Observe, timeout: timeout}
+	w := &Worker{sem: make(chan struct{}, concurrency), done: make(chan struct{}), observe: o.Observe, timeout: timeout,
+		cancels: newCancels(timeout)}
+	csub, err := w.cancels.listen(nc)
+	if err != nil {
+		return nil, fmt.Errorf("bus: subscribe %s: %w", CancelSubject, err)
+	}
+	w.cancelSub = csub
 	sub, err := nc.QueueSubscribe(Subject(stage), stage, func(m *nats.Msg) {
 		w.sem <- struct{}{} // back-pressure: NATS buffers further messages
 		go func() {
@@ -145,6 +165,7 @@ func Serve[Req, Resp any](nc *nats.Conn, stage string, o ServeOptions, h Handler
 		}()
 	})
 	if err != nil {
+		_ = csub.Unsubscribe()
 		return nil, fmt.Errorf("bus: subscribe %s: %w", stage, err)
 	}
 	w.sub = sub
@@ -154,9 +175,20 @@ func Serve[Req, Resp any](nc *nats.Conn, stage string, o ServeOptions, h Handler
 func (w *Worker) handle(m *nats.Msg, stage string, timeout time.Duration, log *slog.Logger, fn func(context.Context, []byte) (any, error)) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
+	id := m.Header.Get(requestIDHeader)
+	if !w.cancels.start(id, cancel) {
+		log.Info("stage request cancelled by its caller before it started", "stage", stage)
+		return
+	}
+	defer w.cancels.finish(id)
 	start := time.Now()
 	var r reply
 	res, err := safeCall(ctx, m.Data, fn)
+	if err != nil && errors.Is(ctx.Err(), context.Canceled) {
+		// Nobody waits for this answer.
+		log.Info("stage request cancelled by its caller", "stage", stage, "ms", time.Since(start).Milliseconds())
+		return
+	}
 	if err != nil {
 		e := apierr.As(err)
 		r.Error = &wireError{Code: e.Code, Message: e.Envelope().Message, Detail: e.Detail}
@@ -201,6 +233,7 @@ func safeCall(ctx context.Context, data []byte, fn func(context.Context, []byte)
 // request that was waiting for one unanswered, its caller waiting out its
 // timeout. A drain that outlasts the request timeout is given up on.
 func (w *Worker) Stop() error {
+	defer func() { _ = w.cancelSub.Unsubscribe() }()
 	closed := w.sub.StatusChanged(nats.SubscriptionClosed)
 	if err := w.sub.Drain(); err != nil {
 		return fmt.Errorf("bus: drain: %w", err)

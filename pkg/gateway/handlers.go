@@ -66,9 +66,10 @@ func (s *Server) runSync(c *gin.Context, a *accepted, method string, fn func(ctx
 		if err := s.store.DeletePrefix(context.WithoutCancel(c.Request.Context()), prefix); err != nil {
 			s.log.Warn("input cleanup failed; the janitor will remove it", "task", a.in.TaskID, "err", err)
 		}
-		// A request cut short (its client gone, its time up) leaves stage
-		// workers busy with it: each finishes what it took, within its
-		// own PIPELINE_TIMEOUT, and writes crops after the cleanup above.
+		// A request cut short (its client gone, its time up) cancels
+		// its stage requests (bus.CancelSubject), but a worker that
+		// missed the cancellation finishes what it took, within its own
+		// PIPELINE_TIMEOUT, and writes crops after the cleanup above.
 		// They are removed once that time has passed, not an hour later
 		// by the janitor.
 		if ctx.Err() != nil {
