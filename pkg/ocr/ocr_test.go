@@ -195,3 +195,60 @@ func TestReadsTurnedPages(t *testing.T) {
 		})
 	}
 }
+
+// TestReadsUpsideDownEnglish reads a page of English prose upside down
+// and on its side. Read upside down with the Russian model, Latin print
+// comes back as Cyrillic words read with confidence, enough of them for
+// the reading to pass as legible: the page must still be turned upright.
+func TestReadsUpsideDownEnglish(t *testing.T) {
+	testutil.Need(t, "convert")
+	dir := t.TempDir()
+	lines := []string{
+		"Some right been should never he to under first.",
+		"The report was made after many years of work on the state.",
+		"People who came here before us had little time and most of it.",
+		"Each man and woman will see the world in their own way now.",
+		"There is no good reason to go against what they said last year.",
+		"Three old friends made a long way down through the great city.",
+		"We know only what could be used since the day it was written.",
+		"Those who did not come may still get in through another door.",
+		"Between life and work both should be taken with some care.",
+		"His first letter said that the new house would be well made.",
+		"They have come over from the same place and take it all back.",
+		"Our little state still has many men who would right the world.",
+	}
+	args := []string{"-size", "1700x1000", "xc:white", "-font", "DejaVu-Serif", "-pointsize", "30", "-fill", "black"}
+	for i, l := range lines {
+		args = append(args, "-annotate", fmt.Sprintf("+110+%d", 100+i*70), l)
+	}
+	testutil.Run(t, dir, "convert", append(args, "page.png")...)
+	e, err := New(1)
+	if err != nil {
+		t.Skipf("tesseract not usable: %v", err)
+	}
+	defer e.Close()
+	cases := []struct {
+		rotate   string // ImageMagick's clockwise rotation of the upright page
+		rotation int    // the turns that make it upright again
+	}{
+		{"0", 0}, {"180", 2}, {"270", 1},
+	}
+	for _, c := range cases {
+		t.Run("turned "+c.rotate, func(t *testing.T) {
+			name := "page-" + c.rotate + ".png"
+			testutil.Run(t, dir, "convert", "page.png", "-rotate", c.rotate, name)
+			page, err := e.Read(context.Background(), testutil.DecodeImage(t, filepath.Join(dir, name)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if page.Rotation != c.rotation {
+				t.Errorf("rotation %d, want %d", page.Rotation, c.rotation)
+			}
+			for _, want := range []string{"report", "friends", "letter", "world"} {
+				if !strings.Contains(page.Text, want) {
+					t.Errorf("text lacks %q: %.200q", want, page.Text)
+				}
+			}
+		})
+	}
+}
