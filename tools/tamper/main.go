@@ -10,7 +10,7 @@
 //	                                            (seed 1), to choose thresholds
 //
 // Each run generates two sets of n samples of every kind (clean,
-// clean_resized, clean_cropped, copy_move, paste_field, replace_photo,
+// clean_resized, clean_enlarged, clean_cropped, copy_move, paste_field, replace_photo,
 // editor_resave): the fitting set
 // from -seed and the test set from -seed+1. The pixel checks run on the
 // document's ground-truth outline, so the figures are those of the signs

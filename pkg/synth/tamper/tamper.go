@@ -40,17 +40,18 @@ import (
 // Kinds of samples.
 const (
 	Clean = "clean"
-	// CleanResized and CleanCropped are untouched documents processed as
-	// people process photos before sending them: scaled down and saved
-	// again, or cropped by a few pixels and saved again. They are no
-	// forgery; they are the benign cases the checks must not confuse with
-	// one.
-	CleanResized = "clean_resized"
-	CleanCropped = "clean_cropped"
-	CopyMove     = "copy_move"
-	PasteField   = "paste_field"
-	ReplacePhoto = "replace_photo"
-	EditorResave = "editor_resave"
+	// CleanResized, CleanEnlarged and CleanCropped are untouched
+	// documents processed as people process photos before sending them:
+	// scaled down or up and saved again, or cropped by a few pixels and
+	// saved again. They are no forgery; they are the benign cases the
+	// checks must not confuse with one.
+	CleanResized  = "clean_resized"
+	CleanEnlarged = "clean_enlarged"
+	CleanCropped  = "clean_cropped"
+	CopyMove      = "copy_move"
+	PasteField    = "paste_field"
+	ReplacePhoto  = "replace_photo"
+	EditorResave  = "editor_resave"
 	// AlterField replaces a visual field that the machine-readable zone
 	// repeats (the number, a date) with the same field of another
 	// document of the type, leaving the zone as it was. It is not among
@@ -63,11 +64,11 @@ const (
 var ZoneFields = []string{"series_and_number", "date_of_birth", "date_of_issue", "document_number", "number", "birth_date"}
 
 // Kinds lists every kind in a fixed order.
-var Kinds = []string{Clean, CleanResized, CleanCropped, CopyMove, PasteField, ReplacePhoto, EditorResave}
+var Kinds = []string{Clean, CleanResized, CleanEnlarged, CleanCropped, CopyMove, PasteField, ReplacePhoto, EditorResave}
 
 // Tampered reports whether samples of a kind are forgeries.
 func Tampered(kind string) bool {
-	return kind != Clean && kind != CleanResized && kind != CleanCropped
+	return kind != Clean && kind != CleanResized && kind != CleanEnlarged && kind != CleanCropped
 }
 
 // Sample is one generated file with its ground truth.
@@ -163,8 +164,11 @@ func (m *Maker) Make(ctx context.Context, i int, kind string) (*Sample, error) {
 	}
 	switch kind {
 	case Clean, EditorResave:
-	case CleanResized:
+	case CleanResized, CleanEnlarged:
 		f := r.Range(0.55, 0.95)
+		if kind == CleanEnlarged {
+			f = r.Range(1.15, 2)
+		}
 		img, err = scale(img, f)
 		for k := range s.Doc.Quad {
 			s.Doc.Quad[k].X *= f
