@@ -10,6 +10,8 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"io"
+	"strings"
 	"sync"
 
 	"gocv.io/x/gocv"
@@ -107,7 +109,7 @@ func (d *imageDoc) decode() (img image.Image, err error) {
 	r := bytes.NewReader(d.data)
 	switch d.format {
 	case JPEG:
-		return jpeg.Decode(r)
+		return decodeJPEG(d.data)
 	case PNG:
 		return png.Decode(r)
 	case GIF:
@@ -130,6 +132,30 @@ func (d *imageDoc) decode() (img image.Image, err error) {
 		return decodeHEIF(d.data)
 	}
 	return nil, fmt.Errorf("no decoder for %s", d.format)
+}
+
+// jpegEnd is the JPEG end-of-image marker.
+var jpegEnd = []byte{0xFF, 0xD9}
+
+// decodeJPEG decodes a JPEG file. One that lacks only its end-of-image
+// marker (some phone apps and interrupted writers leave it off, and every
+// viewer shows such a file whole) is read as whole: the marker is added
+// and, when its image data then decodes, that is the picture. A file cut
+// inside its image data stays an error, not half a picture answered as if
+// it were the document.
+func decodeJPEG(data []byte) (image.Image, error) {
+	img, err := jpeg.Decode(bytes.NewReader(data))
+	if err == nil || bytes.HasSuffix(data, jpegEnd) {
+		return img, err
+	}
+	ended := append(data[:len(data):len(data)], jpegEnd...)
+	if whole, err2 := jpeg.Decode(bytes.NewReader(ended)); err2 == nil {
+		return whole, nil
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "short Huffman data") {
+		return nil, fmt.Errorf("%w (the file ends inside its image data: it was cut short, send the whole file)", err)
+	}
+	return nil, err
 }
 
 // decodeOpenCV decodes with OpenCV's imdecode, leaving any EXIF
