@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"sort"
 
 	"gocv.io/x/gocv"
 
@@ -29,8 +30,9 @@ type Scores struct {
 	// as mid-grey paper; a very dark document has almost none.
 	ExposureLow float64
 	// Sharpness in [1, 10]: the ratio of edge energy before and after an
-	// extra Gaussian blur of sigma 2 px at the measuring scale; about 1 for
-	// a blurred document, 2 or more for a sharp one.
+	// extra Gaussian blur of sigma 2 px at the measuring scale, each less
+	// its noise floor; about 1 for a blurred document, 2 or more for a
+	// sharp one.
 	Sharpness float64
 	// ShortSide is the crop's shorter side in pixels.
 	ShortSide int
@@ -203,30 +205,65 @@ func litShare(h histogram) float64 { return h.share(litLevel) }
 // gradient and G2 a Gaussian of sigma 2 px, clamped to [1, 10]. For an edge
 // blurred with sigma s it is sqrt(s^2 + 4) / s: 4.1 for s = 0.5, 2.2 for
 // s = 1, 1.4 for s = 2. A crop without edges scores 10.
+//
+// Noise adds gradient energy that the blur removes, so a blurred document
+// photographed in dim light (grain of a few levels) would read sharp. The
+// energy of the crop's quietest tiles (see noiseFloor), which on a document
+// is its paper or background, where only noise has gradients, is taken off
+// each term first: whatever the grain's size, it is measured by the same
+// operator it is taken off.
 func sharpness(gray gocv.Mat) float64 {
-	e0 := gradEnergy(gray)
+	e0, n0 := gradEnergyFloor(gray)
 	blur := gocv.NewMat()
 	defer blur.Close()
 	gocv.GaussianBlur(gray, &blur, image.Pt(0, 0), 2, 2, gocv.BorderReplicate)
-	e2 := gradEnergy(blur)
+	e2, n2 := gradEnergyFloor(blur)
+	e0, e2 = e0-n0, e2-n2
 	if e2 < 1e-3 {
 		return 10
 	}
 	return math.Max(1, math.Min(10, e0/e2))
 }
 
-func gradEnergy(m gocv.Mat) float64 {
-	var sum float64
-	for _, d := range [][2]int{{1, 0}, {0, 1}} {
-		g := gocv.NewMat()
-		gocv.Sobel(m, &g, gocv.MatTypeCV32F, d[0], d[1], 3, 1, 0, gocv.BorderReplicate)
-		sq := gocv.NewMat()
-		gocv.Multiply(g, g, &sq)
-		sum += sq.Mean().Val1
-		g.Close()
-		sq.Close()
+// Noise floor: the crop is cut into floorTile-pixel tiles and the floor
+// is the floorShare quantile of their mean gradient energies.
+const (
+	floorTile  = 16
+	floorShare = 0.25
+)
+
+// gradEnergyFloor returns the mean squared Sobel gradient of m (E) and its
+// noise floor: the mean of the tile at the floorShare quantile.
+func gradEnergyFloor(m gocv.Mat) (energy, floor float64) {
+	sq, g := gocv.NewMat(), gocv.NewMat()
+	defer sq.Close()
+	defer g.Close()
+	gocv.Sobel(m, &sq, gocv.MatTypeCV32F, 1, 0, 3, 1, 0, gocv.BorderReplicate)
+	gocv.Sobel(m, &g, gocv.MatTypeCV32F, 0, 1, 3, 1, 0, gocv.BorderReplicate)
+	gocv.Multiply(sq, sq, &sq)
+	gocv.Multiply(g, g, &g)
+	gocv.Add(sq, g, &sq)
+	energy = sq.Mean().Val1
+	tw, th := sq.Cols()/floorTile, sq.Rows()/floorTile
+	if tw == 0 || th == 0 {
+		return energy, 0
 	}
-	return sum
+	// Area resampling of the whole tiles is their means.
+	whole := sq.Region(image.Rect(0, 0, tw*floorTile, th*floorTile))
+	defer whole.Close()
+	means := gocv.NewMat()
+	defer means.Close()
+	gocv.Resize(whole, &means, image.Pt(tw, th), 0, 0, gocv.InterpolationArea)
+	vals, err := means.DataPtrFloat32()
+	if err != nil {
+		return energy, 0
+	}
+	tiles := make([]float64, len(vals))
+	for i, v := range vals {
+		tiles[i] = float64(v)
+	}
+	sort.Float64s(tiles)
+	return energy, tiles[int(floorShare*float64(len(tiles)-1))]
 }
 
 func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }

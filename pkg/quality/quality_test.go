@@ -9,6 +9,7 @@ import (
 	"image/jpeg"
 	_ "image/png"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -63,6 +64,31 @@ func mapLuma(img image.Image, f func(v float64) float64) *image.RGBA {
 			r, g, bl, _ := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
 			c := func(v uint32) uint8 { return uint8(math.Max(0, math.Min(255, f(float64(v>>8))))) }
 			out.SetRGBA(x, y, color.RGBA{c(r), c(g), c(bl), 255})
+		}
+	}
+	return out
+}
+
+// noisy adds Gaussian noise of sigma luma levels to every pixel (the same
+// to its three channels, from a fixed seed), at the measuring scale: an
+// image larger than MeasureSide gets it in blocks of the pixels that
+// shrink to one, so that shrinking does not average it away.
+func noisy(img image.Image, sigma float64) image.Image {
+	r := rand.New(rand.NewPCG(7, 11))
+	b := img.Bounds()
+	step := max(1, int(math.Round(float64(max(b.Dx(), b.Dy()))/MeasureSide)))
+	cols := (b.Dx() + step - 1) / step
+	noise := make([]float64, cols*((b.Dy()+step-1)/step))
+	for i := range noise {
+		noise[i] = r.NormFloat64() * sigma
+	}
+	out := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	for y := 0; y < b.Dy(); y++ {
+		for x := 0; x < b.Dx(); x++ {
+			n := noise[(y/step)*cols+x/step]
+			cr, cg, cb, _ := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
+			c := func(v uint32) uint8 { return uint8(math.Max(0, math.Min(255, math.Round(float64(v>>8)+n)))) }
+			out.SetRGBA(x, y, color.RGBA{c(cr), c(cg), c(cb), 255})
 		}
 	}
 	return out
@@ -175,6 +201,8 @@ func TestFlagsOnVariantsOfARealScan(t *testing.T) {
 			{"glare", glareSpot(img), 1 << 20, FlagSet{Exposure: Overexposed}},
 			{"darkened", mapLuma(img, func(v float64) float64 { return v * 0.2 }), 1 << 20, FlagSet{Exposure: Underexposed}},
 			{"blurred", blur(t, img, 3), 1 << 20, FlagSet{Exposure: Normal, Blurred: true}},
+			{"blurred, noisy", noisy(blur(t, img, 3), 6), 1 << 20, FlagSet{Exposure: Normal, Blurred: true}},
+			{"noisy", noisy(img, 6), 1 << 20, FlagSet{Exposure: Normal}},
 			{"downscaled", resize(t, img, 200), 1 << 20, FlagSet{Exposure: Normal, LowResolution: true}},
 			{"heavily compressed", resize(t, img, 300), int64(small.Len()), FlagSet{Exposure: Normal, LowWeight: true}},
 		}
@@ -202,7 +230,7 @@ func TestFlagsOnVariantsOfARealScan(t *testing.T) {
 	if bases == 0 {
 		t.Fatal("no real image measures clean: the scores are miscalibrated")
 	}
-	for _, v := range []string{"untouched", "brightened", "washed out", "glare", "darkened", "blurred", "downscaled", "heavily compressed"} {
+	for _, v := range []string{"untouched", "brightened", "washed out", "glare", "darkened", "blurred", "blurred, noisy", "noisy", "downscaled", "heavily compressed"} {
 		rate := float64(hits[v]) / float64(max(tried[v], 1))
 		t.Logf("%-18s right on %d of %d clean real bases (%.0f%%); scores %s", v, hits[v], tried[v], 100*rate, spread[v])
 		switch {
