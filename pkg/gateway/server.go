@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -105,9 +106,13 @@ func (s *Server) RunTasks(ctx context.Context) error {
 // Serve listens on HTTP_ADDR until ctx ends, then shuts down gracefully,
 // letting running requests finish within the pipeline timeout.
 func (s *Server) Serve(ctx context.Context) error {
-	srv := &http.Server{Addr: s.cfg.HTTPAddr, Handler: s.engine, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: idleTimeout}
+	ln, err := net.Listen("tcp", s.cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("gateway: listen on %s: %w", s.cfg.HTTPAddr, err)
+	}
+	srv := &http.Server{Handler: s.engine, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: idleTimeout}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
+	go func() { errc <- srv.Serve(jsonErrListener{ln}) }()
 	s.log.Info("gateway listening", "addr", s.cfg.HTTPAddr)
 	select {
 	case err := <-errc:
