@@ -176,7 +176,7 @@ func (w *Worker) handle(m *nats.Msg, stage string, timeout time.Duration, log *s
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	id := m.Header.Get(requestIDHeader)
-	if !w.cancels.start(id, cancel) {
+	if !w.cancels.start(id, cancel, time.Now()) {
 		log.Info("stage request cancelled by its caller before it started", "stage", stage)
 		return
 	}

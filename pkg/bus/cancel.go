@@ -35,7 +35,16 @@ type cancels struct {
 	mu      sync.Mutex
 	running map[string]context.CancelFunc
 	early   map[string]time.Time
-	keep    time.Duration
+	// order lists early's ids as they came, so that the expired ones are
+	// dropped from its front (amortised constant time a cancellation).
+	order []earlyID
+	keep  time.Duration
+}
+
+// earlyID is one remembered cancellation.
+type earlyID struct {
+	id string
+	at time.Time
 }
 
 func newCancels(keep time.Duration) *cancels {
@@ -45,14 +54,30 @@ func newCancels(keep time.Duration) *cancels {
 	return &cancels{running: map[string]context.CancelFunc{}, early: map[string]time.Time{}, keep: keep}
 }
 
+// prune forgets the remembered cancellations older than keep; c.mu is
+// held.
+func (c *cancels) prune(now time.Time) {
+	n := 0
+	for n < len(c.order) && now.Sub(c.order[n].at) > c.keep {
+		if at, ok := c.early[c.order[n].id]; ok && at.Equal(c.order[n].at) {
+			delete(c.early, c.order[n].id)
+		}
+		n++
+	}
+	if n > 0 {
+		c.order = append(c.order[:0], c.order[n:]...)
+	}
+}
+
 // start registers a request about to run under cancel. It reports false
 // when the request was cancelled while it waited: it must not run.
-func (c *cancels) start(id string, cancel context.CancelFunc) bool {
+func (c *cancels) start(id string, cancel context.CancelFunc, now time.Time) bool {
 	if id == "" {
 		return true
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.prune(now)
 	if _, ok := c.early[id]; ok {
 		delete(c.early, id)
 		return false
@@ -81,12 +106,9 @@ func (c *cancels) cancel(id string, now time.Time) {
 		fn()
 		return
 	}
-	for k, at := range c.early {
-		if now.Sub(at) > c.keep {
-			delete(c.early, k)
-		}
-	}
+	c.prune(now)
 	c.early[id] = now
+	c.order = append(c.order, earlyID{id, now})
 }
 
 // listen subscribes c to CancelSubject.

@@ -61,10 +61,18 @@ func TestCallerLeavingStopsTheWork(t *testing.T) {
 			defer cancel()
 			start := time.Now()
 			_, err := Request[echoReq, echoResp](ctx, nc, "slow", echoReq{Key: "left"})
-			if !errors.Is(err, context.DeadlineExceeded) && err == nil {
+			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("request answered %v, want the caller's deadline", err)
 			}
 			if tc.hold {
+				// The cancellation reaches the worker on a subscription
+				// of its own: release the slot once it has (a request
+				// started before it arrives is cancelled as it runs).
+				waitFor(t, func() bool {
+					w.cancels.mu.Lock()
+					defer w.cancels.mu.Unlock()
+					return len(w.cancels.early) == 1
+				})
 				close(release)
 				if err := <-held; err != nil {
 					t.Fatalf("the holding request: %v", err)
@@ -100,5 +108,30 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("condition not met in 5 s")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestRememberedCancellationsExpire checks that the ids of requests
+// cancelled before they reached this worker (most are other replicas'
+// or other stages') are forgotten once a request timeout has passed, and
+// that a remembered id still stops its request within that time.
+func TestRememberedCancellationsExpire(t *testing.T) {
+	c := newCancels(time.Minute)
+	t0 := time.Unix(1000, 0)
+	for i := range 1000 {
+		c.cancel(string(rune('a'+i%26))+time.Duration(i).String(), t0.Add(time.Duration(i)*time.Millisecond))
+	}
+	if len(c.early) != 1000 || len(c.order) != 1000 {
+		t.Fatalf("%d remembered, %d in order, want 1000", len(c.early), len(c.order))
+	}
+	c.cancel("late", t0.Add(2*time.Minute))
+	if len(c.early) != 1 || len(c.order) != 1 {
+		t.Errorf("after the timeout %d remembered, %d in order, want only the last", len(c.early), len(c.order))
+	}
+	if c.start("late", func() {}, t0.Add(2*time.Minute)) {
+		t.Error("a request cancelled while it waited was started")
+	}
+	if !c.start("other", func() {}, t0.Add(2*time.Minute)) {
+		t.Error("a request nobody cancelled was not started")
 	}
 }

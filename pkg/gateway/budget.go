@@ -40,48 +40,67 @@ func (b *memBudget) give(n int64) {
 	b.mu.Unlock()
 }
 
-// readChunk is the first buffer of an upload and the least it grows by.
-const readChunk = 64 << 10
+// readChunk is the piece an upload is read and reserved in.
+const readChunk = 256 << 10
 
-// readHeld reads r to its end, or to limit+1 bytes, into a buffer whose
-// capacity is reserved from b as it grows (doubling, as io.ReadAll does):
-// what an upload holds is reserved when it arrives, not when its client
-// announces it, so a client that sends nothing holds nothing. It returns
-// the data and the bytes reserved, which the caller gives back; on error
-// nothing stays reserved. errBudget says b had too little left.
-func readHeld(r io.Reader, limit int64, b *memBudget) ([]byte, int64, error) {
-	var held int64
-	grow := func(buf []byte) ([]byte, error) {
-		n := int64(max(cap(buf), readChunk))
-		n = min(n, limit+1-int64(cap(buf)))
+// chunks is a file read in pieces of readChunk bytes (the last one
+// shorter), so that what an upload holds is what it has sent, with no
+// doubling buffer and no copy to join the pieces.
+type chunks [][]byte
+
+// ReadAt implements io.ReaderAt.
+func (c chunks) ReadAt(p []byte, off int64) (int, error) {
+	n := 0
+	for n < len(p) {
+		i, at := (off+int64(n))/readChunk, (off+int64(n))%readChunk
+		if i >= int64(len(c)) || at >= int64(len(c[i])) {
+			return n, io.EOF
+		}
+		n += copy(p[n:], c[i][at:])
+	}
+	return n, nil
+}
+
+// head returns the first bytes of the file (up to readChunk).
+func (c chunks) head() []byte {
+	if len(c) == 0 {
+		return nil
+	}
+	return c[0]
+}
+
+// readHeld reads r to its end, or to limit+1 bytes, in pieces each
+// reserved from b before it is read: what an upload holds is reserved as
+// it arrives, not when its client announces it, so a client that sends
+// nothing holds nothing. It returns the pieces, their total size and the
+// bytes reserved, which the caller gives back; on error nothing stays
+// reserved. errBudget says b had too little left.
+func readHeld(r io.Reader, limit int64, b *memBudget) (chunks, int64, int64, error) {
+	var out chunks
+	var held, size int64
+	for size <= limit {
+		n := min(readChunk, limit+1-size)
 		if !b.take(n) {
-			return nil, errBudget
+			b.give(held)
+			return nil, 0, 0, errBudget
 		}
 		held += n
-		nb := make([]byte, len(buf), int64(cap(buf))+n)
-		copy(nb, buf)
-		return nb, nil
-	}
-	var buf []byte
-	for {
-		if len(buf) == cap(buf) {
-			if int64(len(buf)) > limit {
-				return buf, held, nil
-			}
-			var err error
-			if buf, err = grow(buf); err != nil {
-				b.give(held)
-				return nil, 0, err
-			}
+		piece := make([]byte, n)
+		m, err := io.ReadFull(r, piece)
+		if m > 0 {
+			out = append(out, piece[:m])
+			size += int64(m)
+		} else {
+			b.give(n) // nothing came: the piece is dropped
+			held -= n
 		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if errors.Is(err, io.EOF) {
-			return buf, held, nil
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			break
 		}
 		if err != nil {
 			b.give(held)
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
 	}
+	return out, size, held, nil
 }

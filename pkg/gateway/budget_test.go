@@ -92,25 +92,29 @@ func left(s *Server) int64 {
 }
 
 // TestReadHeldGivesBackOnError checks that an upload failing part way
-// (too large, or the budget spent) keeps nothing reserved, and that a
-// file read whole holds no more than the limit allows.
+// (the budget spent) keeps nothing reserved, and that a file read whole
+// holds less than a piece more than its size, its bytes as sent.
 func TestReadHeldGivesBackOnError(t *testing.T) {
 	tests := []struct {
-		name     string
-		size     int
-		limit    int64
-		budget   int64
-		wantErr  error
-		wantHeld bool
+		name    string
+		size    int
+		limit   int64
+		budget  int64
+		wantErr error
 	}{
-		{"fits", 300 << 10, 1 << 20, 4 << 20, nil, true},
-		{"over the limit is read to limit+1", 2 << 20, 1 << 20, 4 << 20, nil, true},
-		{"budget spent", 300 << 10, 1 << 20, 200 << 10, errBudget, false},
+		{"fits", 300 << 10, 1 << 20, 4 << 20, nil},
+		{"a whole number of pieces", 2 * readChunk, 1 << 20, 4 << 20, nil},
+		{"over the limit is read to limit+1", 2 << 20, 1 << 20, 4 << 20, nil},
+		{"budget spent", 300 << 10, 1 << 20, 200 << 10, errBudget},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			in := make([]byte, tc.size)
+			for i := range in {
+				in[i] = byte(i * 7 % 251)
+			}
 			b := newMemBudget(tc.budget)
-			data, held, err := readHeld(bytes.NewReader(make([]byte, tc.size)), tc.limit, b)
+			data, size, held, err := readHeld(bytes.NewReader(in), tc.limit, b)
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("error %v, want %v", err, tc.wantErr)
 			}
@@ -120,11 +124,19 @@ func TestReadHeldGivesBackOnError(t *testing.T) {
 				}
 				return
 			}
-			if want := min(int64(tc.size), tc.limit+1); int64(len(data)) != want {
-				t.Errorf("read %d bytes, want %d", len(data), want)
+			want := min(int64(tc.size), tc.limit+1)
+			if size != want {
+				t.Fatalf("read %d bytes, want %d", size, want)
 			}
-			if held != int64(cap(data)) || held > tc.limit+1 || b.left != tc.budget-held {
-				t.Errorf("held %d (cap %d, limit %d), %d of %d left", held, cap(data), tc.limit, b.left, tc.budget)
+			got := make([]byte, size)
+			if _, err := io.NewSectionReader(data, 0, size).ReadAt(got, 0); err != nil && !errors.Is(err, io.EOF) {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, in[:want]) {
+				t.Error("the pieces do not read back as the bytes sent")
+			}
+			if held < size || held-size >= readChunk || b.left != tc.budget-held {
+				t.Errorf("held %d for %d bytes, %d of %d left", held, size, b.left, tc.budget)
 			}
 		})
 	}

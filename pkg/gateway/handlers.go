@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -43,8 +44,11 @@ type accepted struct {
 // request as accepted for the license report.
 func (s *Server) keep(c *gin.Context, up *upload) (*accepted, error) {
 	id := newTaskID()
-	in := pipeline.Input{TaskID: id, InputKey: tasks.InputPrefix(id) + "input", Size: int64(len(up.data))}
-	if err := s.store.Put(c.Request.Context(), in.InputKey, up.data); err != nil {
+	in := pipeline.Input{TaskID: id, InputKey: tasks.InputPrefix(id) + "input", Size: up.size}
+	// Read at offsets and seekable, so that the store client can upload
+	// parts side by side and retry.
+	body := io.NewSectionReader(up.data, 0, up.size)
+	if err := s.store.PutReader(c.Request.Context(), in.InputKey, body, up.size); err != nil {
 		return nil, apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
 	}
 	// One accepted request for the license report's usage counter.

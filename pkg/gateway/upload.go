@@ -28,7 +28,8 @@ const multipartSlack = 1 << 20
 
 // upload is the validated file of a request.
 type upload struct {
-	data   []byte
+	data   chunks
+	size   int64
 	format decode.Format
 	// held is what data reserved of the upload memory budget, given back
 	// by release.
@@ -99,26 +100,27 @@ func (s *Server) readUpload(c *gin.Context, fields map[string]bool) (res *upload
 			// documents would be missing from an answer that looks whole.
 			return nil, secondImage()
 		}
-		data, held, err := readHeld(part, s.cfg.MaxFileBytes, s.uploadMem)
+		data, size, held, err := readHeld(part, s.cfg.MaxFileBytes, s.uploadMem)
 		if errors.Is(err, errBudget) {
-			return nil, apierr.New(apierr.Overloaded, "Service is overloaded, retry later: the uploads in progress hold all of UPLOAD_MEMORY_BYTES")
+			return nil, apierr.New(apierr.Overloaded, "Service is overloaded, retry later: too little of UPLOAD_MEMORY_BYTES is left for the uploads in progress")
 		}
 		if err != nil {
 			return nil, s.bodyError(err)
 		}
-		up = &upload{data: data, held: held}
-		if int64(len(data)) > s.cfg.MaxFileBytes {
+		up = &upload{data: data, size: size, held: held}
+		head := data.head()
+		if size > s.cfg.MaxFileBytes {
 			return nil, s.tooLarge()
 		}
-		if part.FileName() == "" && strings.TrimSpace(string(data)) != "" && len(data) < 64 {
+		if part.FileName() == "" && strings.TrimSpace(string(head)) != "" && size < 64 {
 			// A text field named image: "text instead of a file".
 			return nil, &apierr.Error{Code: apierr.UnsupportedFormat, Detail: []apierr.Detail{{
 				Loc: []string{"body", "image"}, Msg: "expected a file, got a text value", Type: "type_error.file"}}}
 		}
-		if int64(len(data)) < s.cfg.MinFileBytes {
+		if size < s.cfg.MinFileBytes {
 			return nil, s.tooSmall()
 		}
-		f, err := decode.Sniff(data)
+		f, err := decode.Sniff(head)
 		if err != nil {
 			return nil, &apierr.Error{Code: apierr.UnsupportedFormat, Cause: err, Detail: []apierr.Detail{{
 				Loc: []string{"body", "image"}, Msg: "accepted formats: JPEG, PNG, TIFF, BMP, GIF, HEIC, HEIF, PDF, DJVU", Type: "value_error.format"}}}
