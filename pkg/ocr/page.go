@@ -131,6 +131,13 @@ func (e *Engine) readUprightAsIs(ctx context.Context, img image.Image, psm gosse
 		}
 		return lying, nil
 	}
+	if k == 0 && sure >= legibleLetters {
+		// The detector sees the page upright and the reading has enough
+		// sure words to agree: its print is hard to read (a guilloche
+		// background, a poor scan), not turned, and reading it three
+		// more ways (11 s each on such a page) would find nothing better.
+		return lying, nil
+	}
 	best, bestLetters := lying, 0
 	if sure >= legibleLetters {
 		bestLetters = sure
