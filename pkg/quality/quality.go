@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"sort"
 
 	"gocv.io/x/gocv"
 
@@ -31,8 +30,8 @@ type Scores struct {
 	ExposureLow float64
 	// Sharpness in [1, 10]: the ratio of edge energy before and after an
 	// extra Gaussian blur of sigma 2 px at the measuring scale, each less
-	// its noise floor; about 1 for a blurred document, 2 or more for a
-	// sharp one.
+	// its noise floor (see noiseFloors); about 1 for a blurred document,
+	// 2 or more for a sharp one.
 	Sharpness float64
 	// ShortSide is the crop's shorter side in pixels.
 	ShortSide int
@@ -207,63 +206,106 @@ func litShare(h histogram) float64 { return h.share(litLevel) }
 // s = 1, 1.4 for s = 2. A crop without edges scores 10.
 //
 // Noise adds gradient energy that the blur removes, so a blurred document
-// photographed in dim light (grain of a few levels) would read sharp. The
-// energy of the crop's quietest tiles (see noiseFloor), which on a document
-// is its paper or background, where only noise has gradients, is taken off
-// each term first: whatever the grain's size, it is measured by the same
-// operator it is taken off.
+// photographed in dim light (grain of a few levels) would read sharp.
+// Each energy's noise floor (see noiseFloors) is taken off first.
 func sharpness(gray gocv.Mat) float64 {
-	e0, n0 := gradEnergyFloor(gray)
+	sq0 := gradSquares(gray)
+	defer sq0.Close()
 	blur := gocv.NewMat()
 	defer blur.Close()
 	gocv.GaussianBlur(gray, &blur, image.Pt(0, 0), 2, 2, gocv.BorderReplicate)
-	e2, n2 := gradEnergyFloor(blur)
-	e0, e2 = e0-n0, e2-n2
-	if e2 < 1e-3 {
-		return 10
+	sq2 := gradSquares(blur)
+	defer sq2.Close()
+	e0, e2 := sq0.Mean().Val1, sq2.Mean().Val1
+	n0, n2 := noiseFloors(sq0, sq2)
+	if e2-n2 < 1e-3 || e2-n2 < grainOnly*n2 {
+		return 10 // no edge, or nothing but grain: a blank sheet
 	}
-	return math.Max(1, math.Min(10, e0/e2))
+	return math.Max(1, math.Min(10, (e0-n0)/(e2-n2)))
 }
 
-// Noise floor: the crop is cut into floorTile-pixel tiles and the floor
-// is the floorShare quantile of their mean gradient energies.
+// Noise floors: the crop is cut into floorTile-pixel tiles; the flat
+// ones have a mean gradient energy under flatEnergy once blurred (white
+// grain of 10 levels has 27 there, a blurred stroke of print hundreds).
 const (
 	floorTile  = 16
-	floorShare = 0.25
+	flatEnergy = 40
+	// minFlat is the least share of flat tiles a floor is measured on;
+	// with fewer (print to the crop's edges) there is none.
+	minFlat = 0.05
+	// noiseRatio is the least ratio of the flat tiles' energies before
+	// and after the blur at which they hold grain rather than shading:
+	// the blur takes off nearly all of white noise's energy (ratio 90),
+	// little of a gentle slope of light.
+	noiseRatio = 10
+	// grainOnly: a crop whose blurred energy is within this share of its
+	// floor has nothing but grain, and no edge to be sharp or blurred.
+	grainOnly = 0.25
 )
 
-// gradEnergyFloor returns the mean squared Sobel gradient of m (E) and its
-// noise floor: the mean of the tile at the floorShare quantile.
-func gradEnergyFloor(m gocv.Mat) (energy, floor float64) {
+// gradSquares returns the squared Sobel gradient magnitude of m, per
+// pixel (its mean is E).
+func gradSquares(m gocv.Mat) gocv.Mat {
 	sq, g := gocv.NewMat(), gocv.NewMat()
-	defer sq.Close()
 	defer g.Close()
 	gocv.Sobel(m, &sq, gocv.MatTypeCV32F, 1, 0, 3, 1, 0, gocv.BorderReplicate)
 	gocv.Sobel(m, &g, gocv.MatTypeCV32F, 0, 1, 3, 1, 0, gocv.BorderReplicate)
 	gocv.Multiply(sq, sq, &sq)
 	gocv.Multiply(g, g, &g)
 	gocv.Add(sq, g, &sq)
-	energy = sq.Mean().Val1
-	tw, th := sq.Cols()/floorTile, sq.Rows()/floorTile
+	return sq
+}
+
+// noiseFloors returns the energy grain puts in each term: the mean of
+// sq0 and of sq2 over the crop's flat tiles (on a document its paper or
+// background, where only grain has gradients), when they are enough and
+// their ratio says they hold grain; 0 and 0 otherwise.
+func noiseFloors(sq0, sq2 gocv.Mat) (n0, n2 float64) {
+	t0, _, _ := tileMeans(sq0)
+	t2, _, _ := tileMeans(sq2)
+	if len(t0) == 0 || len(t0) != len(t2) {
+		return 0, 0
+	}
+	flat := 0
+	for i, e := range t2 {
+		if e < flatEnergy {
+			n0 += t0[i]
+			n2 += t2[i]
+			flat++
+		}
+	}
+	if flat == 0 || float64(flat) < minFlat*float64(len(t2)) {
+		return 0, 0
+	}
+	n0, n2 = n0/float64(flat), n2/float64(flat)
+	if n0 < noiseRatio*n2 {
+		return 0, 0
+	}
+	return n0, n2
+}
+
+// tileMeans returns the means of m's whole floorTile tiles and how many
+// there are across and down.
+func tileMeans(m gocv.Mat) ([]float64, int, int) {
+	tw, th := m.Cols()/floorTile, m.Rows()/floorTile
 	if tw == 0 || th == 0 {
-		return energy, 0
+		return nil, 0, 0
 	}
 	// Area resampling of the whole tiles is their means.
-	whole := sq.Region(image.Rect(0, 0, tw*floorTile, th*floorTile))
+	whole := m.Region(image.Rect(0, 0, tw*floorTile, th*floorTile))
 	defer whole.Close()
 	means := gocv.NewMat()
 	defer means.Close()
 	gocv.Resize(whole, &means, image.Pt(tw, th), 0, 0, gocv.InterpolationArea)
 	vals, err := means.DataPtrFloat32()
 	if err != nil {
-		return energy, 0
+		return nil, 0, 0
 	}
-	tiles := make([]float64, len(vals))
+	out := make([]float64, len(vals))
 	for i, v := range vals {
-		tiles[i] = float64(v)
+		out[i] = float64(v)
 	}
-	sort.Float64s(tiles)
-	return energy, tiles[int(floorShare*float64(len(tiles)-1))]
+	return out, tw, th
 }
 
 func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
