@@ -137,25 +137,55 @@ func (d *imageDoc) decode() (img image.Image, err error) {
 // jpegEnd is the JPEG end-of-image marker.
 var jpegEnd = []byte{0xFF, 0xD9}
 
-// decodeJPEG decodes a JPEG file. One that lacks only its end-of-image
-// marker (some phone apps and interrupted writers leave it off, and every
-// viewer shows such a file whole) is read as whole: the marker is added
-// and, when its image data then decodes, that is the picture. A file cut
-// inside its image data stays an error, not half a picture answered as if
-// it were the document.
+// decodeJPEG decodes a JPEG file. A baseline one that lacks only its
+// end-of-image marker (some phone apps and interrupted writers leave it
+// off, and every viewer shows such a file whole) is read as whole: the
+// marker is added and, when its image data then decodes, that is the
+// picture. A file cut inside its image data stays an error, not half a
+// picture answered as if it were the document; so does a progressive one
+// without its marker, which decodes, blurred, from whichever of its
+// scans arrived.
 func decodeJPEG(data []byte) (image.Image, error) {
 	img, err := jpeg.Decode(bytes.NewReader(data))
 	if err == nil || bytes.HasSuffix(data, jpegEnd) {
 		return img, err
 	}
-	ended := append(data[:len(data):len(data)], jpegEnd...)
-	if whole, err2 := jpeg.Decode(bytes.NewReader(ended)); err2 == nil {
-		return whole, nil
+	if jpegBaseline(data) {
+		ended := append(data[:len(data):len(data)], jpegEnd...)
+		if whole, err2 := jpeg.Decode(bytes.NewReader(ended)); err2 == nil {
+			return whole, nil
+		}
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "short Huffman data") {
-		return nil, fmt.Errorf("%w (the file ends inside its image data: it was cut short, send the whole file)", err)
+		return nil, fmt.Errorf("%w (the file ends early: it was cut short, send the whole file)", err)
 	}
 	return nil, err
+}
+
+// jpegBaseline reports whether a JPEG file's frame is baseline or
+// extended sequential (SOF0, SOF1): its one scan holds every pixel at
+// full quality, so all of it present means the picture is whole.
+func jpegBaseline(data []byte) bool {
+	for i := 2; i+4 <= len(data); {
+		if data[i] != 0xFF {
+			return false
+		}
+		m := data[i+1]
+		switch {
+		case m == 0xFF: // fill byte
+			i++
+			continue
+		case m == 0xC0 || m == 0xC1:
+			return true
+		case m >= 0xC2 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC, m == 0xDA:
+			return false // another frame type, or a scan before any frame
+		case m == 0x01 || (m >= 0xD0 && m <= 0xD7):
+			i += 2
+			continue
+		}
+		i += 2 + int(data[i+2])<<8 + int(data[i+3])
+	}
+	return false
 }
 
 // decodeOpenCV decodes with OpenCV's imdecode, leaving any EXIF

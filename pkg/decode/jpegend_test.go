@@ -6,6 +6,7 @@ import (
 	"errors"
 	"image"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,6 +27,20 @@ func TestJPEGCutShort(t *testing.T) {
 		t.Fatal("the test file does not end with the end-of-image marker")
 	}
 	want := decodePage(t, whole)
+	// The same picture progressive: its scans each refine the whole.
+	testutil.Need(t, "convert")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "b.jpg"), whole, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Run(t, dir, "convert", "b.jpg", "-interlace", "Plane", "p.jpg")
+	prog, err := os.ReadFile(filepath.Join(dir, "p.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jpegBaseline(prog) || !jpegBaseline(whole) {
+		t.Fatal("the frame types are not told apart")
+	}
 	tests := []struct {
 		name    string
 		data    []byte
@@ -34,6 +49,8 @@ func TestJPEGCutShort(t *testing.T) {
 		{"end marker missing", whole[:len(whole)-2], ""},
 		{"cut at nine tenths", whole[:len(whole)*9/10], "cut short"},
 		{"cut in half", whole[:len(whole)/2], "cut short"},
+		{"progressive, end marker missing", prog[:len(prog)-2], "cut short"},
+		{"progressive, cut in half", prog[:len(prog)/2], "cut short"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
