@@ -273,8 +273,16 @@ func real(s *tamper.Sample, sg fraud.Sign) bool {
 
 // fitCalibration fits one logistic function per pixel sign type on the
 // candidates of the fitting set; editor metadata gets the smoothed share
-// of its signs that were real.
-func fitCalibration(set []result, old fraud.Calibration, seed uint64, n int) fraud.Calibration {
+// of its signs that were real. The enlarged clean files (a kind added
+// after the shipped calibration was fitted) are measured, not fitted on,
+// so that the documented fit stays reproducible.
+func fitCalibration(all []result, old fraud.Calibration, seed uint64, n int) fraud.Calibration {
+	var set []result
+	for _, r := range all {
+		if r.kind != tamper.CleanEnlarged {
+			set = append(set, r)
+		}
+	}
 	xs := map[string][]float64{}
 	ys := map[string][]bool{}
 	for _, r := range set {

@@ -165,10 +165,11 @@ func (m *Maker) Make(ctx context.Context, i int, kind string) (*Sample, error) {
 	switch kind {
 	case Clean, EditorResave:
 	case CleanResized, CleanEnlarged:
-		f := r.Range(0.55, 0.95)
+		lo, hi := 0.55, 0.95
 		if kind == CleanEnlarged {
-			f = r.Range(1.15, 2)
+			lo, hi = 1.15, 2
 		}
+		f := r.Range(lo, hi)
 		img, err = scale(img, f)
 		for k := range s.Doc.Quad {
 			s.Doc.Quad[k].X *= f
