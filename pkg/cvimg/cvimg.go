@@ -171,41 +171,102 @@ func fromRGBA(pix []byte, w, h, stride int) (gocv.Mat, error) {
 
 // fromYCbCr converts JFIF (full-range) YCbCr: the chroma planes are
 // upsampled by OpenCV and merged as YCrCb, which OpenCV converts with the
-// JPEG coefficients.
+// JPEG coefficients. It works in bands of ycbcrBand rows written into the
+// result, so a large page costs its BGR Mat and little more (converted
+// whole, its upsampled chroma and merged planes took three times as much).
 func fromYCbCr(im *image.YCbCr) (gocv.Mat, error) {
 	b := im.Bounds()
 	w, h := b.Dx(), b.Dy()
-	y, err := wrap(im.Y[im.YOffset(b.Min.X, b.Min.Y):], w, h, im.YStride, 1)
+	y, cb, cr, err := planes(im)
 	if err != nil {
 		return gocv.NewMat(), err
 	}
 	defer y.Close()
-	cw, ch := chromaSize(im.SubsampleRatio, b)
-	off := im.COffset(b.Min.X, b.Min.Y)
-	cb, err := wrap(im.Cb[off:], cw, ch, im.CStride, 1)
-	if err != nil {
-		return gocv.NewMat(), err
-	}
 	defer cb.Close()
-	cr, err := wrap(im.Cr[off:], cw, ch, im.CStride, 1)
-	if err != nil {
-		return gocv.NewMat(), err
-	}
 	defer cr.Close()
-	if cw != w || ch != h {
-		for _, c := range []*gocv.Mat{&cb, &cr} {
-			up := gocv.NewMat()
-			gocv.Resize(*c, &up, image.Pt(w, h), 0, 0, gocv.InterpolationLinear)
-			c.Close()
-			*c = up
+	out := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
+	cw, ch := cb.Cols(), cb.Rows()
+	// fx and fy are the luma samples per chroma sample across and down.
+	fx, fy := max(1, (w+cw-1)/cw), max(1, (h+ch-1)/ch)
+	if cw == w {
+		fx = 1
+	}
+	if ch == h {
+		fy = 1
+	}
+	for y0 := 0; y0 < h; y0 += ycbcrBand {
+		y1 := min(h, y0+ycbcrBand)
+		if err := convertBand(&out, y, cb, cr, y0, y1, fx, fy); err != nil {
+			out.Close()
+			return gocv.NewMat(), err
 		}
 	}
+	return out, nil
+}
+
+// ycbcrBand is how many rows fromYCbCr converts at a time.
+const ycbcrBand = 256
+
+// convertBand converts rows y0 to y1 of a YCbCr page (planes y, cb, cr,
+// chroma subsampled fx across and fy down) into the same rows of out. The
+// chroma rows the band needs, with two more on each side so that the
+// interpolation at the band's edges is the page's, are upsampled by
+// (fx, fy) and the band's rows taken from them.
+func convertBand(out *gocv.Mat, y, cb, cr gocv.Mat, y0, y1, fx, fy int) error {
+	w := y.Cols()
+	c0 := max(0, y0/fy-2)
+	c1 := min(cb.Rows(), (y1+fy-1)/fy+2)
+	chroma := make([]gocv.Mat, 2)
+	for i, p := range []gocv.Mat{cr, cb} {
+		strip := p.Region(image.Rect(0, c0, p.Cols(), c1))
+		if fx == 1 && fy == 1 {
+			chroma[i] = strip
+		} else {
+			up := gocv.NewMat()
+			gocv.Resize(strip, &up, image.Point{}, float64(fx), float64(fy), gocv.InterpolationLinear)
+			strip.Close()
+			chroma[i] = up
+		}
+		defer chroma[i].Close()
+		if chroma[i].Cols() < w || chroma[i].Rows() < y1-c0*fy {
+			return fmt.Errorf("cvimg: chroma band %dx%d short of %dx%d", chroma[i].Cols(), chroma[i].Rows(), w, y1-c0*fy)
+		}
+		band := chroma[i].Region(image.Rect(0, y0-c0*fy, w, y1-c0*fy))
+		chroma[i].Close()
+		chroma[i] = band
+	}
+	luma := y.Region(image.Rect(0, y0, w, y1))
+	defer luma.Close()
 	merged := gocv.NewMat()
 	defer merged.Close()
-	gocv.Merge([]gocv.Mat{y, cr, cb}, &merged)
-	out := gocv.NewMat()
-	gocv.CvtColor(merged, &out, gocv.ColorYCrCbToBGR)
-	return out, nil
+	gocv.Merge([]gocv.Mat{luma, chroma[0], chroma[1]}, &merged)
+	dst := out.Region(image.Rect(0, y0, w, y1))
+	defer dst.Close()
+	// dst has the band's size and type, so OpenCV writes into out.
+	gocv.CvtColor(merged, &dst, gocv.ColorYCrCbToBGR)
+	return nil
+}
+
+// planes wraps a YCbCr image's three planes (sharing its memory) as Mats
+// of its luma's size and its chroma's.
+func planes(im *image.YCbCr) (y, cb, cr gocv.Mat, err error) {
+	b := im.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if y, err = wrap(im.Y[im.YOffset(b.Min.X, b.Min.Y):], w, h, im.YStride, 1); err != nil {
+		return gocv.NewMat(), gocv.NewMat(), gocv.NewMat(), err
+	}
+	cw, ch := chromaSize(im.SubsampleRatio, b)
+	off := im.COffset(b.Min.X, b.Min.Y)
+	if cb, err = wrap(im.Cb[off:], cw, ch, im.CStride, 1); err != nil {
+		y.Close()
+		return gocv.NewMat(), gocv.NewMat(), gocv.NewMat(), err
+	}
+	if cr, err = wrap(im.Cr[off:], cw, ch, im.CStride, 1); err != nil {
+		y.Close()
+		cb.Close()
+		return gocv.NewMat(), gocv.NewMat(), gocv.NewMat(), err
+	}
+	return y, cb, cr, nil
 }
 
 func chromaSize(r image.YCbCrSubsampleRatio, b image.Rectangle) (int, int) {

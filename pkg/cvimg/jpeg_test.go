@@ -5,6 +5,8 @@ import (
 	"image"
 	"image/jpeg"
 	"testing"
+
+	"docsuite/pkg/geom"
 )
 
 // TestJPEG encodes colour, grey and sub-images and decodes them with the
@@ -60,5 +62,34 @@ func TestJPEG(t *testing.T) {
 	}
 	if _, err := JPEG(src, 0); err == nil {
 		t.Error("quality 0 accepted")
+	}
+}
+
+// TestTurnedJPEG: a crop encoded turned is the crop turned by Turn and
+// then encoded, at all eight rotation codes, for colour and grey.
+func TestTurnedJPEG(t *testing.T) {
+	src := testImage(67, 41)
+	gray := image.NewGray(src.Bounds())
+	for i := range gray.Pix {
+		gray.Pix[i] = uint8(i * 7 % 256)
+	}
+	for name, img := range map[string]image.Image{"rgba": src, "gray": gray} {
+		for r := geom.Rotation(0); r < geom.NumRotations; r++ {
+			got, err := TurnedJPEG(img, r, 90)
+			if err != nil {
+				t.Fatal(err)
+			}
+			up, err := Turn(img, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := JPEG(up, 90)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s, rotation %d: the encoding differs from Turn's then JPEG's", name, r)
+			}
+		}
 	}
 }

@@ -37,6 +37,9 @@ func Shrink(img image.Image, maxSide int) (image.Image, error) {
 		gocv.Resize(src, &dst, size, 0, 0, gocv.InterpolationArea)
 		return out, nil
 	}
+	if im, ok := img.(*image.YCbCr); ok {
+		return shrinkYCbCr(im, size)
+	}
 	src, err := BGR(img)
 	if err != nil {
 		return nil, err
@@ -46,4 +49,31 @@ func Shrink(img image.Image, maxSide int) (image.Image, error) {
 	defer small.Close()
 	gocv.Resize(src, &small, size, 0, 0, gocv.InterpolationArea)
 	return ToImage(small)
+}
+
+// shrinkYCbCr shrinks a JPEG's page plane by plane (area interpolation,
+// the chroma planes from their own resolution) and converts only the
+// small result: the page is never converted whole (a 100-megapixel page
+// would take 300 MB as BGR, and more on the way).
+func shrinkYCbCr(im *image.YCbCr, size image.Point) (image.Image, error) {
+	y, cb, cr, err := planes(im)
+	if err != nil {
+		return nil, err
+	}
+	defer y.Close()
+	defer cb.Close()
+	defer cr.Close()
+	small := make([]gocv.Mat, 3)
+	for i, p := range []gocv.Mat{y, cr, cb} {
+		small[i] = gocv.NewMat()
+		defer small[i].Close()
+		gocv.Resize(p, &small[i], size, 0, 0, gocv.InterpolationArea)
+	}
+	merged := gocv.NewMat()
+	defer merged.Close()
+	gocv.Merge(small, &merged)
+	bgr := gocv.NewMat()
+	defer bgr.Close()
+	gocv.CvtColor(merged, &bgr, gocv.ColorYCrCbToBGR)
+	return ToImage(bgr)
 }

@@ -31,29 +31,26 @@ func (in InputSpec) Tensor(dst []float32, img image.Image) []float32 {
 	return dst
 }
 
-// source returns the image's pixels tightly packed, one byte per pixel
-// for greyscale images and four (RGBA) for every other kind.
-func source(img image.Image) (pix []uint8, bpp int) {
+// rows gives the image's rows tightly packed, one byte per pixel for
+// greyscale images and four (RGBA) for every other kind: row(y) is row y
+// from the top (valid until the next call). A contiguous RGBA or grey
+// image is read in place; any other (a JPEG's YCbCr page) is converted one
+// row at a time, so a page of 100 megapixels is never held whole as RGBA
+// (400 MB) just to be shrunk to the model's input.
+func rows(img image.Image) (row func(y int) []uint8, bpp int) {
 	b := img.Bounds()
-	w, h := b.Dx(), b.Dy()
+	w := b.Dx()
 	switch m := img.(type) {
 	case *image.Gray:
-		if m.Stride == w && b.Min == (image.Point{}) {
-			return m.Pix[:w*h], 1
-		}
-		pix = make([]uint8, w*h)
-		for y := 0; y < h; y++ {
-			copy(pix[y*w:(y+1)*w], m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):])
-		}
-		return pix, 1
+		return func(y int) []uint8 { return m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):][:w] }, 1
 	case *image.RGBA:
-		if m.Stride == 4*w && b.Min == (image.Point{}) {
-			return m.Pix[:4*w*h], 4
-		}
+		return func(y int) []uint8 { return m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):][:4*w] }, 4
 	}
-	out := image.NewRGBA(image.Rect(0, 0, w, h))
-	draw.Draw(out, out.Bounds(), img, b.Min, draw.Src)
-	return out.Pix, 4
+	buf := image.NewRGBA(image.Rect(0, 0, w, 1))
+	return func(y int) []uint8 {
+		draw.Draw(buf, buf.Bounds(), img, image.Pt(b.Min.X, b.Min.Y+y), draw.Src)
+		return buf.Pix
+	}, 4
 }
 
 // precisionBits is Pillow's fixed-point precision for 8-bit resampling.
@@ -129,16 +126,22 @@ func clip8(v int32) uint8 {
 func resize(img image.Image, w, h int) (pix []uint8, ch int) {
 	b := img.Bounds()
 	sw, sh := b.Dx(), b.Dy()
-	pix, bpp := source(img)
+	row, bpp := rows(img)
 	ch = min(bpp, 3)
 	if sw != w {
-		pix = horizontal(pix, sw, sh, bpp, w)
-	} else if bpp != ch {
-		rgb := make([]uint8, 3*sw*sh)
-		for i := 0; i < sw*sh; i++ {
-			copy(rgb[3*i:3*i+3], pix[4*i:4*i+3])
+		pix = horizontal(row, sw, sh, bpp, w)
+	} else {
+		pix = make([]uint8, ch*sw*sh)
+		for y := 0; y < sh; y++ {
+			r, o := row(y), pix[y*ch*sw:(y+1)*ch*sw]
+			if bpp == ch {
+				copy(o, r)
+				continue
+			}
+			for x := 0; x < sw; x++ {
+				copy(o[3*x:3*x+3], r[4*x:4*x+3])
+			}
 		}
-		pix = rgb
 	}
 	if sh != h {
 		pix = vertical(pix, ch*w, sh, h)
@@ -146,14 +149,14 @@ func resize(img image.Image, w, h int) (pix []uint8, ch int) {
 	return pix, ch
 }
 
-// horizontal resamples rows of sw pixels of bpp bytes (1: grey, 4: RGBA)
-// to w pixels of 1 or 3 bytes.
-func horizontal(src []uint8, sw, sh, bpp, w int) []uint8 {
+// horizontal resamples sh rows (row) of sw pixels of bpp bytes (1: grey,
+// 4: RGBA) to w pixels of 1 or 3 bytes.
+func horizontal(row func(int) []uint8, sw, sh, bpp, w int) []uint8 {
 	bounds, kernels := coefficients(sw, w)
 	ch := min(bpp, 3)
 	out := make([]uint8, ch*w*sh)
 	for y := 0; y < sh; y++ {
-		row := src[y*bpp*sw : (y+1)*bpp*sw]
+		row := row(y)
 		o := out[y*ch*w : (y+1)*ch*w]
 		for xx := 0; xx < w; xx++ {
 			xmin, n := bounds[2*xx], bounds[2*xx+1]

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -66,3 +68,31 @@ open(sys.argv[2], "wb").write(im.tobytes())`
 }
 
 func itoa(v int) string { return strconv.Itoa(v) }
+
+// TestTensorOfAnyImageKind: a JPEG's YCbCr page, converted one row at a
+// time, and a sub-image give the model the very values the same pixels as
+// RGBA give, whether the width is resampled or kept.
+func TestTensorOfAnyImageKind(t *testing.T) {
+	ycc := image.NewYCbCr(image.Rect(0, 0, 37, 23), image.YCbCrSubsampleRatio420)
+	for i := range ycc.Y {
+		ycc.Y[i] = byte(i * 7)
+	}
+	for i := range ycc.Cb {
+		ycc.Cb[i], ycc.Cr[i] = byte(i*13+40), byte(200-i*5)
+	}
+	rgba := image.NewRGBA(ycc.Bounds())
+	draw.Draw(rgba, rgba.Bounds(), ycc, image.Point{}, draw.Src)
+	big := image.NewRGBA(image.Rect(0, 0, 45, 30))
+	draw.Draw(big, image.Rect(3, 4, 40, 27), rgba, image.Point{}, draw.Src)
+	sub := big.SubImage(image.Rect(3, 4, 40, 27))
+	for _, size := range []image.Point{{8, 6}, {37, 11}} {
+		in := InputSpec{Width: size.X, Height: size.Y, Scale: 1, Std: [3]float64{1, 1, 1}}
+		want := in.Tensor(nil, rgba)
+		for name, img := range map[string]image.Image{"ycbcr": ycc, "sub-image": sub} {
+			got := in.Tensor(nil, img)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s at %v: tensor differs from RGBA's", name, size)
+			}
+		}
+	}
+}

@@ -14,21 +14,25 @@ type Image struct {
 	pix    []uint8 // 3 bytes a pixel, row-major
 }
 
-// NewImage copies img for the models.
+// NewImage copies img for the models. An image other than RGBA (a JPEG's
+// YCbCr page) is converted one row at a time, so a large page is not held
+// as RGBA beside its copy.
 func NewImage(img image.Image) *Image {
 	b := img.Bounds()
 	out := &Image{origin: b.Min, w: b.Dx(), h: b.Dy(), pix: make([]uint8, 3*b.Dx()*b.Dy())}
-	var src *image.RGBA
-	switch m := img.(type) {
-	case *image.RGBA:
-		src = m
-	default:
-		src = image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-		draw.Draw(src, src.Bounds(), img, b.Min, draw.Src)
+	m, isRGBA := img.(*image.RGBA)
+	var buf *image.RGBA
+	if !isRGBA {
+		buf = image.NewRGBA(image.Rect(0, 0, out.w, 1))
 	}
-	sb := src.Bounds()
 	for y := 0; y < out.h; y++ {
-		row := src.Pix[(y+sb.Min.Y-src.Rect.Min.Y)*src.Stride+(sb.Min.X-src.Rect.Min.X)*4:]
+		var row []uint8
+		if isRGBA {
+			row = m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
+		} else {
+			draw.Draw(buf, buf.Bounds(), img, image.Pt(b.Min.X, b.Min.Y+y), draw.Src)
+			row = buf.Pix
+		}
 		o := out.pix[3*y*out.w:]
 		for x := 0; x < out.w; x++ {
 			o[3*x], o[3*x+1], o[3*x+2] = row[4*x], row[4*x+1], row[4*x+2]

@@ -69,7 +69,7 @@ func TestReaderReadsInPlace(t *testing.T) {
 			if r.Size() != int64(len(want)) {
 				t.Fatalf("size %d, want %d", r.Size(), len(want))
 			}
-			if got := &r.pix[0] == &rgba.Pix[0]; got != tc.inPlace {
+			if got := &r.planes[0][0] == &rgba.Pix[0]; got != tc.inPlace {
 				t.Errorf("pixels read in place: %v, want %v", got, tc.inPlace)
 			}
 			var got []byte
@@ -103,5 +103,87 @@ func TestReaderReadsInPlace(t *testing.T) {
 				t.Errorf("after a seek: %d bytes, %v", len(rest), err)
 			}
 		})
+	}
+}
+
+// filledYCbCr is a w x h YCbCr image at ratio r whose samples all differ
+// from their neighbours, so a misplaced plane or row shows.
+func filledYCbCr(w, h int, r image.YCbCrSubsampleRatio) *image.YCbCr {
+	m := image.NewYCbCr(image.Rect(0, 0, w, h), r)
+	for i := range m.Y {
+		m.Y[i] = byte(i*3 + 1)
+	}
+	for i := range m.Cb {
+		m.Cb[i], m.Cr[i] = byte(i*5+2), byte(i*11+7)
+	}
+	return m
+}
+
+// TestYCbCrKeepsItsPlanes: a decoded JPEG is stored as its three planes at
+// every subsample ratio and odd size (1.5 bytes a pixel at 4:2:0 where
+// RGBA takes 4), read without a copy, and decodes to the same colours; a
+// sub-image whose samples straddle its edge is stored as RGBA instead.
+func TestYCbCrKeepsItsPlanes(t *testing.T) {
+	ratios := []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio422,
+		image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio440, image.YCbCrSubsampleRatio411, image.YCbCrSubsampleRatio410}
+	for _, r := range ratios {
+		for _, size := range []image.Point{{8, 6}, {7, 5}, {1, 1}, {13, 2}} {
+			m := filledYCbCr(size.X, size.Y, r)
+			rd := NewReader(m)
+			if &rd.planes[0][0] != &m.Y[0] {
+				t.Errorf("%v %v: luma copied", r, size)
+			}
+			if want := int64(headerLen + len(m.Y) + len(m.Cb) + len(m.Cr)); rd.Size() != want {
+				t.Errorf("%v %v: %d bytes, want %d", r, size, rd.Size(), want)
+			}
+			out, err := Decode(Encode(m))
+			if err != nil {
+				t.Fatalf("%v %v: %v", r, size, err)
+			}
+			y, ok := out.(*image.YCbCr)
+			if !ok {
+				t.Fatalf("%v %v: decoded as %T", r, size, out)
+			}
+			if y.SubsampleRatio != r || y.Bounds() != m.Bounds() {
+				t.Errorf("%v %v: decoded %v %v", r, size, y.SubsampleRatio, y.Bounds())
+			}
+			for py := 0; py < size.Y; py++ {
+				for px := 0; px < size.X; px++ {
+					if y.YCbCrAt(px, py) != m.YCbCrAt(px, py) {
+						t.Fatalf("%v %v: (%d,%d) is %v, want %v", r, size, px, py, y.YCbCrAt(px, py), m.YCbCrAt(px, py))
+					}
+				}
+			}
+		}
+	}
+	m := filledYCbCr(9, 9, image.YCbCrSubsampleRatio420)
+	sub := m.SubImage(image.Rect(1, 1, 6, 8))
+	out, err := Decode(Encode(sub))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := out.(*image.RGBA); !ok {
+		t.Fatalf("sub-image decoded as %T, want RGBA", out)
+	}
+	// The 8-bit conversion may differ from YCbCr's 16-bit one by a step.
+	want := color.RGBAModel.Convert(sub.At(3, 4)).(color.RGBA)
+	got := out.(*image.RGBA).RGBAAt(2, 3)
+	for i, d := range []int{int(want.R) - int(got.R), int(want.G) - int(got.G), int(want.B) - int(got.B)} {
+		if d < -1 || d > 1 {
+			t.Errorf("sub-image channel %d: %v, want %v", i, got, want)
+		}
+	}
+}
+
+// TestRejectsBadYCbCr: a YCbCr header with a ratio image does not know,
+// or planes of the wrong length, is no raw image.
+func TestRejectsBadYCbCr(t *testing.T) {
+	good := Encode(filledYCbCr(4, 4, image.YCbCrSubsampleRatio420))
+	badRatio := bytes.Clone(good)
+	badRatio[13] = 9
+	for name, data := range map[string][]byte{"ratio": badRatio, "short": good[:len(good)-1], "long": append(bytes.Clone(good), 0)} {
+		if _, err := Decode(data); !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }

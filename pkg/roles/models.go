@@ -233,15 +233,11 @@ func Orienter(ctx context.Context, d Deps, c config.Common, w config.Worker, m c
 				return stages.OrientReply{}, err
 			}
 		}
-		up, err := cvimg.Turn(img, reply.Rotation)
-		if err != nil {
-			return stages.OrientReply{}, err
-		}
 		q := req.JPEGQuality
 		if q <= 0 || q > 100 {
 			q = cropQuality
 		}
-		b, err := cvimg.JPEG(up, q)
+		b, err := cvimg.TurnedJPEG(img, reply.Rotation, q)
 		if err != nil {
 			return stages.OrientReply{}, fmt.Errorf("orienter: encode crop: %w", err)
 		}
