@@ -10,12 +10,13 @@ import (
 // TestNewImageOfAnyKind: a JPEG's YCbCr page, converted one row at a
 // time, and a sub-image give the models the same pixels as RGBA does.
 func TestNewImageOfAnyKind(t *testing.T) {
-	ycc := image.NewYCbCr(image.Rect(0, 0, 31, 17), image.YCbCrSubsampleRatio420)
-	for i := range ycc.Y {
-		ycc.Y[i] = byte(i * 7)
-	}
-	for i := range ycc.Cb {
-		ycc.Cb[i], ycc.Cr[i] = byte(i*13+40), byte(200-i*5)
+	// A 4:2:2 page of a colour ramp, each pixel its own colour.
+	ycc := image.NewYCbCr(image.Rect(0, 0, 31, 17), image.YCbCrSubsampleRatio422)
+	for y := 0; y < 17; y++ {
+		for x := 0; x < 31; x++ {
+			ycc.Y[ycc.YOffset(x, y)] = uint8(8 * (x + y))
+			ycc.Cb[ycc.COffset(x, y)], ycc.Cr[ycc.COffset(x, y)] = uint8(90+3*x), uint8(170-4*y)
+		}
 	}
 	rgba := image.NewRGBA(ycc.Bounds())
 	draw.Draw(rgba, rgba.Bounds(), ycc, image.Point{}, draw.Src)
