@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"image"
 	"image/jpeg"
 	"log/slog"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/crop"
 	"docsuite/pkg/onnxrt"
+	"docsuite/pkg/rawimg"
 	"docsuite/pkg/stages"
 	"docsuite/pkg/store"
 	"docsuite/pkg/synth"
@@ -111,6 +113,43 @@ func TestCropperChoice(t *testing.T) {
 			case len(reply.Docs) > 0 && reply.Docs[0].WholePage != tc.wantWhole:
 				t.Errorf("whole page %v, want %v", reply.Docs[0].WholePage, tc.wantWhole)
 			}
+			if tc.wantWhole {
+				checkStoredAsPlanes(t, st, reply.Docs[0].CropKey, buf.Bytes())
+			}
 		})
+	}
+}
+
+// checkStoredAsPlanes checks that a JPEG page stored whole is its decoded
+// YCbCr planes, 1.5 bytes a pixel at 4:2:0 where RGBA would take 4, with
+// the decoder's very samples.
+func checkStoredAsPlanes(t *testing.T, st store.Store, key string, jpg []byte) {
+	t.Helper()
+	data, err := st.Get(context.Background(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := rawimg.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := jpeg.Decode(bytes.NewReader(jpg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, ok := got.(*image.YCbCr)
+	w := want.(*image.YCbCr)
+	if !ok || g.SubsampleRatio != w.SubsampleRatio || g.Bounds() != w.Bounds() {
+		t.Fatalf("stored as %T, not the page's YCbCr planes", got)
+	}
+	for y := 0; y < w.Bounds().Dy(); y++ {
+		for x := 0; x < w.Bounds().Dx(); x++ {
+			if g.YCbCrAt(x, y) != w.YCbCrAt(x, y) {
+				t.Fatalf("sample (%d,%d) is %v, the decoder's %v", x, y, g.YCbCrAt(x, y), w.YCbCrAt(x, y))
+			}
+		}
+	}
+	if px := w.Bounds().Dx() * w.Bounds().Dy(); len(data) > px*3/2+px/100+64 {
+		t.Errorf("%d bytes stored for %d pixels", len(data), px)
 	}
 }

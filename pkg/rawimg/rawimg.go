@@ -45,35 +45,57 @@ type Reader struct {
 	header [headerLen]byte
 	// planes are the pixels, read one after another (one plane, or Y, Cb
 	// and Cr).
-	planes [][]byte
+	planes []plane
 	size   int64
 	off    int64
 }
 
+// plane is rows rows of row bytes each, stride bytes apart in pix.
+type plane struct {
+	pix               []byte
+	stride, row, rows int
+}
+
+// size is the plane's length in the encoding.
+func (p plane) size() int64 { return int64(p.row) * int64(p.rows) }
+
+// readAt copies the plane's encoding from off into dst.
+func (p plane) readAt(dst []byte, off int64) int {
+	n := 0
+	for n < len(dst) && off < p.size() {
+		y, x := int(off/int64(p.row)), int(off%int64(p.row))
+		c := copy(dst[n:], p.pix[y*p.stride+x:y*p.stride+p.row])
+		n += c
+		off += int64(c)
+	}
+	return n
+}
+
 // NewReader is the encoding of img as a reader. The pixels of a
-// *image.RGBA or *image.Gray whose rows lie one after another are read in
-// place (the image must not change while the reader is used); any other
-// image is first converted or compacted, as Encode does.
+// *image.Gray, *image.RGBA or *image.YCbCr (a decoded JPEG, whose rows are
+// padded to whole blocks) are read where they lie (the image must not
+// change while the reader is used); any other image is first converted,
+// as Encode does.
 func NewReader(img image.Image) *Reader {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	r := &Reader{}
 	switch m := img.(type) {
 	case *image.Gray:
-		r.header[12], r.planes = gray, [][]byte{contiguous(m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride, w, h, 1)}
+		r.header[12], r.planes = gray, []plane{{m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride, w, h}}
 	case *image.RGBA:
-		r.header[12], r.planes = rgba, [][]byte{contiguous(m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride, w, h, 4)}
+		r.header[12], r.planes = rgba, []plane{{m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride, 4 * w, h}}
 	case *image.YCbCr:
 		if planes, ok := ycbcrPlanes(m); ok {
 			r.header[12], r.header[13], r.planes = ycbcr, byte(m.SubsampleRatio), planes
 			break
 		}
-		r.header[12], r.planes = rgba, [][]byte{toRGBA(img)}
+		r.header[12], r.planes = rgba, []plane{toRGBA(img)}
 	default:
-		r.header[12], r.planes = rgba, [][]byte{toRGBA(img)}
+		r.header[12], r.planes = rgba, []plane{toRGBA(img)}
 	}
 	for _, p := range r.planes {
-		r.size += int64(len(p))
+		r.size += p.size()
 	}
 	copy(r.header[:], magic[:])
 	binary.LittleEndian.PutUint32(r.header[4:], uint32(w))
@@ -81,27 +103,26 @@ func NewReader(img image.Image) *Reader {
 	return r
 }
 
-// toRGBA is img's pixels converted to RGBA, rows one after another.
-func toRGBA(img image.Image) []byte {
+// toRGBA is img's pixels converted to RGBA.
+func toRGBA(img image.Image) plane {
 	b := img.Bounds()
 	conv := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
 	draw.Draw(conv, conv.Bounds(), img, b.Min, draw.Src)
-	return conv.Pix
+	return plane{conv.Pix, conv.Stride, conv.Stride, b.Dy()}
 }
 
-// ycbcrPlanes is m's Y, Cb and Cr planes where each lies with its rows one
-// after another from m's top-left sample, as a decoded JPEG does; false
-// for a sub-image whose rows are apart or whose chroma samples straddle
-// its edge (those are stored as RGBA).
-func ycbcrPlanes(m *image.YCbCr) ([][]byte, bool) {
+// ycbcrPlanes is m's Y, Cb and Cr planes from its top-left sample; false
+// for a sub-image not at the origin, whose chroma samples may straddle its
+// edge (stored as RGBA instead).
+func ycbcrPlanes(m *image.YCbCr) ([]plane, bool) {
 	b := m.Bounds()
 	w, h := b.Dx(), b.Dy()
 	cw, chh := chromaSize(m.SubsampleRatio, w, h)
-	if !validRatio(m.SubsampleRatio) || b.Min != (image.Point{}) || m.YStride != w || m.CStride != cw ||
-		len(m.Y) < w*h || len(m.Cb) < cw*chh || len(m.Cr) < cw*chh {
+	if !validRatio(m.SubsampleRatio) || b.Min != (image.Point{}) || m.YStride < w || m.CStride < cw ||
+		len(m.Y) < (h-1)*m.YStride+w || len(m.Cb) < (chh-1)*m.CStride+cw || len(m.Cr) < (chh-1)*m.CStride+cw {
 		return nil, false
 	}
-	return [][]byte{m.Y[:w*h], m.Cb[:cw*chh], m.Cr[:cw*chh]}, true
+	return []plane{{m.Y, m.YStride, w, h}, {m.Cb, m.CStride, cw, chh}, {m.Cr, m.CStride, cw, chh}}, true
 }
 
 // validRatio reports whether r is one of image's subsample ratios.
@@ -127,18 +148,6 @@ func chromaSize(r image.YCbCrSubsampleRatio, w, h int) (int, int) {
 	return w, h
 }
 
-// contiguous is the w x h pixels of src (rows stride bytes apart) as one
-// run of bytes: src itself when its rows follow each other, else a copy.
-func contiguous(src []byte, stride, w, h, bpp int) []byte {
-	row := w * bpp
-	if stride == row {
-		return src[:row*h]
-	}
-	out := make([]byte, row*h)
-	copyRows(out, src, stride, w, h, bpp)
-	return out
-}
-
 // Size is the length of the encoding.
 func (r *Reader) Size() int64 { return headerLen + r.size }
 
@@ -152,16 +161,16 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 		n = copy(p, r.header[off:])
 	}
 	rest := off + int64(n) - headerLen
-	for _, plane := range r.planes {
+	for _, pl := range r.planes {
 		if n == len(p) {
 			break
 		}
-		if rest < int64(len(plane)) {
-			n += copy(p[n:], plane[rest:])
+		if rest < pl.size() {
+			n += pl.readAt(p[n:], rest)
 			rest = 0
 			continue
 		}
-		rest -= int64(len(plane))
+		rest -= pl.size()
 	}
 	if n < len(p) {
 		return n, io.EOF
@@ -198,17 +207,6 @@ func (r *Reader) Seek(offset int64, whence int) (int64, error) {
 	}
 	r.off = offset
 	return offset, nil
-}
-
-func copyRows(dst, src []byte, stride, w, h, bpp int) {
-	row := w * bpp
-	if stride == row {
-		copy(dst, src[:row*h])
-		return
-	}
-	for y := 0; y < h; y++ {
-		copy(dst[y*row:(y+1)*row], src[y*stride:y*stride+row])
-	}
 }
 
 // ErrFormat is returned for data that is not a rawimg encoding.

@@ -51,7 +51,8 @@ func TestRejectsGarbage(t *testing.T) {
 
 // TestReaderReadsInPlace: the reader gives Encode's bytes whether read in
 // small pieces, at offsets across the header's end, or after a seek, and
-// reads a contiguous image's pixels in place (no copy of a large crop).
+// reads the pixels in place, a sub-image's rows too (no copy of a large
+// crop).
 func TestReaderReadsInPlace(t *testing.T) {
 	rgba := image.NewRGBA(image.Rect(0, 0, 9, 5))
 	for i := range rgba.Pix {
@@ -62,14 +63,15 @@ func TestReaderReadsInPlace(t *testing.T) {
 		name    string
 		img     image.Image
 		inPlace bool
-	}{{"rgba", rgba, true}, {"sub-image", sub, false}} {
+	}{{"rgba", rgba, true}, {"sub-image", sub, true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := Encode(tc.img)
 			r := NewReader(tc.img)
 			if r.Size() != int64(len(want)) {
 				t.Fatalf("size %d, want %d", r.Size(), len(want))
 			}
-			if got := &r.planes[0][0] == &rgba.Pix[0]; got != tc.inPlace {
+			at := tc.img.Bounds().Min
+			if got := &r.planes[0].pix[0] == &rgba.Pix[rgba.PixOffset(at.X, at.Y)]; got != tc.inPlace {
 				t.Errorf("pixels read in place: %v, want %v", got, tc.inPlace)
 			}
 			var got []byte
@@ -120,20 +122,27 @@ func filledYCbCr(w, h int, r image.YCbCrSubsampleRatio) *image.YCbCr {
 }
 
 // TestYCbCrKeepsItsPlanes: a decoded JPEG is stored as its three planes at
-// every subsample ratio and odd size (1.5 bytes a pixel at 4:2:0 where
-// RGBA takes 4), read without a copy, and decodes to the same colours; a
-// sub-image whose samples straddle its edge is stored as RGBA instead.
+// every subsample ratio and odd size, padded to whole blocks or not (1.5
+// bytes a pixel at 4:2:0 where RGBA takes 4), read without a copy, and
+// decodes to the same colours; a sub-image away from the origin, whose
+// samples may straddle its edge, is stored as RGBA instead.
 func TestYCbCrKeepsItsPlanes(t *testing.T) {
 	ratios := []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio422,
 		image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio440, image.YCbCrSubsampleRatio411, image.YCbCrSubsampleRatio410}
 	for _, r := range ratios {
-		for _, size := range []image.Point{{8, 6}, {7, 5}, {1, 1}, {13, 2}} {
+		for i, size := range []image.Point{{8, 6}, {7, 5}, {1, 1}, {13, 2}, {7, 5}, {1, 1}} {
 			m := filledYCbCr(size.X, size.Y, r)
+			if i >= 4 {
+				// As image/jpeg decodes: planes padded to whole blocks,
+				// the picture their top-left part.
+				m = filledYCbCr(size.X+9, size.Y+5, r).SubImage(image.Rect(0, 0, size.X, size.Y)).(*image.YCbCr)
+			}
 			rd := NewReader(m)
-			if &rd.planes[0][0] != &m.Y[0] {
+			if &rd.planes[0].pix[0] != &m.Y[0] {
 				t.Errorf("%v %v: luma copied", r, size)
 			}
-			if want := int64(headerLen + len(m.Y) + len(m.Cb) + len(m.Cr)); rd.Size() != want {
+			cw, chh := chromaSize(r, size.X, size.Y)
+			if want := int64(headerLen + size.X*size.Y + 2*cw*chh); rd.Size() != want {
 				t.Errorf("%v %v: %d bytes, want %d", r, size, rd.Size(), want)
 			}
 			out, err := Decode(Encode(m))
