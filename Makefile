@@ -96,11 +96,11 @@ eval: FACTORY = $(shell scripts/factory-tag.sh)
 eval: EVAL_SET = $(patsubst $(ROOT)/%,%,$(CACHE))/crop-test
 eval: build
 	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -real ../shared/realdata -pairs $(CACHE)/accuracy-pairs.jsonl -out docs/accuracy.md'
-	scripts/eval-compare.sh docs/accuracy-pairs.jsonl $(CACHE)/accuracy-pairs.jsonl
+	scripts/eval-compare.sh --keep docs/accuracy-pairs.jsonl $(CACHE)/accuracy-pairs.jsonl
 	test -f $(CACHE)/crop-test/.done-200-90210-$(FACTORY) || { rm -rf $(CACHE)/crop-test && nice go run ./tools/synth -out $(CACHE)/crop-test -n 200 -seed 90210 && touch $(CACHE)/crop-test/.done-200-90210-$(FACTORY); }
 	nice go run ./tools/eval -crop -synth $(EVAL_SET) -real ../shared/realdata -out docs/accuracy-cropper.md
 	scripts/with-allinone.sh sh -c 'go run ./tools/eval -url $$DOCSUITE_URL -synth $(EVAL_SET) -pairs $(CACHE)/accuracy-synthetic-pairs.jsonl -out docs/accuracy-synthetic.md'
-	scripts/eval-compare.sh docs/accuracy-synthetic-pairs.jsonl $(CACHE)/accuracy-synthetic-pairs.jsonl
+	scripts/eval-compare.sh --keep docs/accuracy-synthetic-pairs.jsonl $(CACHE)/accuracy-synthetic-pairs.jsonl
 	EXTRACT_EVAL_N=40 EXTRACT_EVAL_OUT=$(ROOT)/docs/accuracy-extraction-current.md go test -count=1 -timeout 30m -run TestEvalSynthetic ./pkg/extract
 	EXTRACT_EVAL_N=60 EXTRACT_EVAL_OUT=$(ROOT)/docs/accuracy-registration-current.md go test -count=1 -timeout 30m -run TestEvalRegistration ./pkg/extract
 	FULLTEXT_EVAL_N=40 FULLTEXT_EVAL_OUT=$(ROOT)/docs/accuracy-fulltext-current.md go test -count=1 -timeout 30m -run TestEvalFulltext ./pkg/ocr
