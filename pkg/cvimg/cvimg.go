@@ -185,18 +185,10 @@ func fromYCbCr(im *image.YCbCr) (gocv.Mat, error) {
 	defer cb.Close()
 	defer cr.Close()
 	out := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
-	cw, ch := cb.Cols(), cb.Rows()
-	// fx and fy are the luma samples per chroma sample across and down.
-	fx, fy := max(1, (w+cw-1)/cw), max(1, (h+ch-1)/ch)
-	if cw == w {
-		fx = 1
-	}
-	if ch == h {
-		fy = 1
-	}
+	s := siting(im.SubsampleRatio, b.Min)
 	for y0 := 0; y0 < h; y0 += ycbcrBand {
 		y1 := min(h, y0+ycbcrBand)
-		if err := convertBand(&out, y, cb, cr, y0, y1, fx, fy); err != nil {
+		if err := convertBand(&out, y, cb, cr, y0, y1, s); err != nil {
 			out.Close()
 			return gocv.NewMat(), err
 		}
@@ -204,34 +196,61 @@ func fromYCbCr(im *image.YCbCr) (gocv.Mat, error) {
 	return out, nil
 }
 
+// chromaSiting says where the chroma samples lie: each covers fx luma
+// samples across and fy down, and the image's first luma sample is the
+// (ox, oy)th of those its first chroma sample covers (a sub-image may
+// start inside a chroma sample: a crop cut from a JPEG page).
+type chromaSiting struct{ fx, fy, ox, oy int }
+
+// siting is the chroma siting of a YCbCr image at ratio r whose bounds
+// start at min.
+func siting(r image.YCbCrSubsampleRatio, min image.Point) chromaSiting {
+	fx, fy := 1, 1
+	switch r {
+	case image.YCbCrSubsampleRatio422:
+		fx = 2
+	case image.YCbCrSubsampleRatio420:
+		fx, fy = 2, 2
+	case image.YCbCrSubsampleRatio440:
+		fy = 2
+	case image.YCbCrSubsampleRatio411:
+		fx = 4
+	case image.YCbCrSubsampleRatio410:
+		fx, fy = 4, 2
+	}
+	return chromaSiting{fx: fx, fy: fy, ox: ((min.X % fx) + fx) % fx, oy: ((min.Y % fy) + fy) % fy}
+}
+
 // ycbcrBand is how many rows fromYCbCr converts at a time.
 const ycbcrBand = 256
 
-// convertBand converts rows y0 to y1 of a YCbCr page (planes y, cb, cr,
-// chroma subsampled fx across and fy down) into the same rows of out. The
-// chroma rows the band needs, with two more on each side so that the
-// interpolation at the band's edges is the page's, are upsampled by
-// (fx, fy) and the band's rows taken from them.
-func convertBand(out *gocv.Mat, y, cb, cr gocv.Mat, y0, y1, fx, fy int) error {
+// convertBand converts rows y0 to y1 of a YCbCr image (planes y, cb, cr,
+// chroma sited as s says) into the same rows of out. The chroma rows the
+// band needs, with two more on each side so that the interpolation at the
+// band's edges is the image's, are upsampled by (s.fx, s.fy) and the
+// band's samples taken from them where its luma samples lie, so that a
+// sub-image converts as the same part of its whole image does.
+func convertBand(out *gocv.Mat, y, cb, cr gocv.Mat, y0, y1 int, s chromaSiting) error {
 	w := y.Cols()
-	c0 := max(0, y0/fy-2)
-	c1 := min(cb.Rows(), (y1+fy-1)/fy+2)
+	c0 := max(0, (y0+s.oy)/s.fy-2)
+	c1 := min(cb.Rows(), (y1+s.oy+s.fy-1)/s.fy+2)
+	top, bottom := y0+s.oy-c0*s.fy, y1+s.oy-c0*s.fy
 	chroma := make([]gocv.Mat, 2)
 	for i, p := range []gocv.Mat{cr, cb} {
 		strip := p.Region(image.Rect(0, c0, p.Cols(), c1))
-		if fx == 1 && fy == 1 {
+		if s.fx == 1 && s.fy == 1 {
 			chroma[i] = strip
 		} else {
 			up := gocv.NewMat()
-			gocv.Resize(strip, &up, image.Point{}, float64(fx), float64(fy), gocv.InterpolationLinear)
+			gocv.Resize(strip, &up, image.Point{}, float64(s.fx), float64(s.fy), gocv.InterpolationLinear)
 			strip.Close()
 			chroma[i] = up
 		}
 		defer chroma[i].Close()
-		if chroma[i].Cols() < w || chroma[i].Rows() < y1-c0*fy {
-			return fmt.Errorf("cvimg: chroma band %dx%d short of %dx%d", chroma[i].Cols(), chroma[i].Rows(), w, y1-c0*fy)
+		if chroma[i].Cols() < s.ox+w || chroma[i].Rows() < bottom {
+			return fmt.Errorf("cvimg: chroma band %dx%d short of %dx%d", chroma[i].Cols(), chroma[i].Rows(), s.ox+w, bottom)
 		}
-		band := chroma[i].Region(image.Rect(0, y0-c0*fy, w, y1-c0*fy))
+		band := chroma[i].Region(image.Rect(s.ox, top, s.ox+w, bottom))
 		chroma[i].Close()
 		chroma[i] = band
 	}

@@ -127,3 +127,44 @@ func byteDiff(a, b uint8) int {
 	}
 	return int(b - a)
 }
+
+// TestYCbCrSubImageIsItsPart: a part of a JPEG page, cut at odd offsets
+// as a document's box is, converts to the colours the same part has in
+// the whole page's conversion (but for its outermost samples, whose
+// neighbours outside it are not seen), at every subsample ratio.
+func TestYCbCrSubImageIsItsPart(t *testing.T) {
+	ratios := []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio422,
+		image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio440, image.YCbCrSubsampleRatio411, image.YCbCrSubsampleRatio410}
+	for _, r := range ratios {
+		page := smoothYCbCr(300, 290, r)
+		// Strong chroma steps, so a misplaced sample shows.
+		for i := range page.Cb {
+			page.Cb[i] = uint8(100 + 40*(i%3))
+			page.Cr[i] = uint8(150 - 35*(i%2))
+		}
+		whole, err := BGR(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, at := range []image.Rectangle{image.Rect(1, 1, 200, 280), image.Rect(3, 5, 97, 300), image.Rect(6, 2, 299, 67)} {
+			at = at.Intersect(page.Bounds())
+			part, err := BGR(page.SubImage(at))
+			if err != nil {
+				t.Fatal(err)
+			}
+			worst := 0
+			for y := 4; y < at.Dy()-4; y++ {
+				for x := 4; x < at.Dx()-4; x++ {
+					for c := 0; c < 3; c++ {
+						worst = max(worst, byteDiff(part.GetVecbAt(y, x)[c], whole.GetVecbAt(at.Min.Y+y, at.Min.X+x)[c]))
+					}
+				}
+			}
+			if worst > 0 {
+				t.Errorf("%v, part %v: off its place in the page by up to %d", r, at, worst)
+			}
+			part.Close()
+		}
+		whole.Close()
+	}
+}
