@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/draw"
 	"log/slog"
 	"time"
 
@@ -29,7 +30,22 @@ type Service struct {
 	docs    *docCache
 	log     *slog.Logger
 	neural  NeuralSource
+	// planesAbove is the size, in pixels, above which a JPEG page stored
+	// whole keeps its YCbCr planes: the constant planesAbove, which a
+	// test lowers.
+	planesAbove int
 }
+
+// planesAbove is the size, in pixels, above which a JPEG page that is
+// itself the item is stored as its YCbCr planes (1.5 bytes a pixel at
+// 4:2:0), for the stages to convert only what they need (400 MB as RGBA
+// at 100 megapixels). A smaller one is converted to RGBA once, here, as
+// every page was before: the readers (the text detector, the zone and word
+// readers) then see the very pixels they were tuned and measured on (a
+// greyscale taken from the luma plane differs by a level here and there,
+// and tipped a small real passport's zone from invalid to valid, and its
+// type, in a trial), and no stage converts it again.
+const planesAbove = 16_000_000
 
 // Finder finds the documents on a page: the neural cropper (crop.Neural).
 type Finder interface {
@@ -46,7 +62,8 @@ type NeuralSource func(ctx context.Context) (Finder, error)
 // cropper; simple_cropper=true uses the classical OpenCV one, and so does
 // every request when neural is nil.
 func New(st store.Store, tempDir string, log *slog.Logger, neural NeuralSource) *Service {
-	return &Service{store: st, tempDir: tempDir, docs: newDocCache(4, 30*time.Second), log: log, neural: neural}
+	return &Service{store: st, tempDir: tempDir, docs: newDocCache(4, 30*time.Second), log: log, neural: neural,
+		planesAbove: planesAbove}
 }
 
 // Close releases cached documents.
@@ -142,7 +159,7 @@ func (s *Service) cut(ctx context.Context, page image.Image, q geom.Quad, whole 
 	}
 	key := fmt.Sprintf("tasks/%s/p%d_d%d.raw", req.TaskID, req.Page, idx)
 	// The crop's pixels go to the store where they lie, not copied first.
-	raw := rawimg.NewReader(img)
+	raw := rawimg.NewReader(s.storedLayout(img))
 	if err := s.store.PutReader(ctx, key, raw, raw.Size()); err != nil {
 		return stages.Found{}, apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
 	}
@@ -150,6 +167,20 @@ func (s *Service) cut(ctx context.Context, page image.Image, q geom.Quad, whole 
 	sc := quality.Measure(img)
 	return stages.Found{Quad: q, CropKey: key, Width: b.Dx(), Height: b.Dy(), WholePage: whole,
 		Quality: stages.Quality{ExposureHigh: sc.ExposureHigh, ExposureLow: sc.ExposureLow, Sharpness: sc.Sharpness, ShortSide: sc.ShortSide}}, nil
+}
+
+// storedLayout is img as it is stored: a YCbCr image (a JPEG page that is
+// itself the item) of at most planesAbove pixels converted to RGBA, any
+// other as it is.
+func (s *Service) storedLayout(img image.Image) image.Image {
+	y, ok := img.(*image.YCbCr)
+	if b := img.Bounds(); !ok || b.Dx()*b.Dy() > s.planesAbove {
+		return img
+	}
+	b := y.Bounds()
+	rgba := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(rgba, rgba.Bounds(), y, b.Min, draw.Src)
+	return rgba
 }
 
 // DecodeError maps decoding failures onto the catalogue: every input

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"image"
+	"image/draw"
 	"image/jpeg"
 	"log/slog"
 	"os"
@@ -114,13 +115,46 @@ func TestCropperChoice(t *testing.T) {
 				t.Errorf("whole page %v, want %v", reply.Docs[0].WholePage, tc.wantWhole)
 			}
 			if tc.wantWhole {
+				checkStoredAsRGBA(t, st, reply.Docs[0].CropKey, buf.Bytes())
+				// Above planesAbove, the page keeps its planes.
+				svc.planesAbove = 0
+				reply, err := svc.Crop(context.Background(), stages.CropRequest{TaskID: "t2", InputKey: "in/scene.jpg", WholePage: true})
+				if err != nil {
+					t.Fatal(err)
+				}
 				checkStoredAsPlanes(t, st, reply.Docs[0].CropKey, buf.Bytes())
 			}
 		})
 	}
 }
 
-// checkStoredAsPlanes checks that a JPEG page stored whole is its decoded
+// checkStoredAsRGBA checks that a JPEG page stored whole, under
+// planesAbove, is RGBA with the pixels image/draw makes of the decoder's
+// samples: the readers see what they were tuned on, converted once.
+func checkStoredAsRGBA(t *testing.T, st store.Store, key string, jpg []byte) {
+	t.Helper()
+	data, err := st.Get(context.Background(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := rawimg.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := jpeg.Decode(bytes.NewReader(jpg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := image.NewRGBA(image.Rect(0, 0, page.Bounds().Dx(), page.Bounds().Dy()))
+	draw.Draw(want, want.Bounds(), page, page.Bounds().Min, draw.Src)
+	g, ok := got.(*image.RGBA)
+	if !ok || !bytes.Equal(g.Pix, want.Pix) {
+		t.Fatalf("stored as %T, not image/draw's RGBA of the page", got)
+	}
+}
+
+// checkStoredAsPlanes checks that a JPEG page stored whole, above
+// planesAbove, is its decoded
 // YCbCr planes, 1.5 bytes a pixel at 4:2:0 where RGBA would take 4, with
 // the decoder's very samples.
 func checkStoredAsPlanes(t *testing.T, st store.Store, key string, jpg []byte) {

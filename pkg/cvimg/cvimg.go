@@ -291,20 +291,8 @@ func planes(im *image.YCbCr) (y, cb, cr gocv.Mat, err error) {
 func chromaSize(r image.YCbCrSubsampleRatio, b image.Rectangle) (int, int) {
 	// Same arithmetic as image.YCbCr's allocation, for the chroma samples
 	// that cover b.
-	x0, x1, y0, y1 := b.Min.X, b.Max.X, b.Min.Y, b.Max.Y
-	switch r {
-	case image.YCbCrSubsampleRatio422:
-		return (x1+1)/2 - x0/2, y1 - y0
-	case image.YCbCrSubsampleRatio420:
-		return (x1+1)/2 - x0/2, (y1+1)/2 - y0/2
-	case image.YCbCrSubsampleRatio440:
-		return x1 - x0, (y1+1)/2 - y0/2
-	case image.YCbCrSubsampleRatio411:
-		return (x1+3)/4 - x0/4, y1 - y0
-	case image.YCbCrSubsampleRatio410:
-		return (x1+3)/4 - x0/4, (y1+1)/2 - y0/2
-	}
-	return x1 - x0, y1 - y0
+	s := siting(r, b.Min)
+	return (b.Max.X+s.fx-1)/s.fx - b.Min.X/s.fx, (b.Max.Y+s.fy-1)/s.fy - b.Min.Y/s.fy
 }
 
 // GrayScaled returns the luma of img shrunk (never enlarged) so that its

@@ -22,7 +22,7 @@ func (r *Runner) UprightCrop(ctx context.Context, it Item) (image.Image, error) 
 	if err != nil {
 		return nil, storeErr(err, "crop")
 	}
-	img, err := rawimg.ReadCrop(data)
+	img, err := rawimg.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("pipeline: decode crop: %w", err)
 	}

@@ -247,29 +247,3 @@ func Decode(data []byte) (image.Image, error) {
 	}
 	return &image.RGBA{Pix: pix, Stride: 4 * w, Rect: rect}, nil
 }
-
-// CropPlanesAbove is the size, in pixels, above which ReadCrop keeps a
-// crop stored as YCbCr planes as it is. Below it the crop is converted to
-// RGBA as it was stored before the planes were kept: the readers (the text
-// detector, the zone and word readers) then see the very pixels they were
-// tuned and measured on, where a greyscale taken from the luma plane
-// differs by a level here and there and tipped a small real passport's zone
-// from invalid to valid (and its type) in a trial. Above it, converting
-// would cost 4 bytes a pixel (400 MB at 100 megapixels).
-const CropPlanesAbove = 16_000_000
-
-// ReadCrop decodes a stored crop as Decode does, with a YCbCr crop of at
-// most CropPlanesAbove pixels converted to RGBA.
-func ReadCrop(data []byte) (image.Image, error) {
-	img, err := Decode(data)
-	if err != nil {
-		return nil, err
-	}
-	b := img.Bounds()
-	if _, ok := img.(*image.YCbCr); ok && b.Dx()*b.Dy() <= CropPlanesAbove {
-		rgba := image.NewRGBA(b)
-		draw.Draw(rgba, b, img, b.Min, draw.Src)
-		return rgba, nil
-	}
-	return img, nil
-}

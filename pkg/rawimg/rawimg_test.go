@@ -5,7 +5,6 @@ import (
 	"errors"
 	"image"
 	"image/color"
-	"image/draw"
 	"io"
 	"testing"
 )
@@ -195,37 +194,5 @@ func TestRejectsBadYCbCr(t *testing.T) {
 		if _, err := Decode(data); !errors.Is(err, ErrFormat) {
 			t.Errorf("%s: %v", name, err)
 		}
-	}
-}
-
-// TestReadCropConvertsSmallPlanes: a crop kept as YCbCr planes is read as
-// RGBA (the pixels image/draw makes of it) up to CropPlanesAbove pixels,
-// and as its planes above; other layouts are read as stored.
-func TestReadCropConvertsSmallPlanes(t *testing.T) {
-	small := filledYCbCr(9, 7, image.YCbCrSubsampleRatio420)
-	got, err := ReadCrop(Encode(small))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rgba, ok := got.(*image.RGBA)
-	if !ok {
-		t.Fatalf("small crop read as %T", got)
-	}
-	want := image.NewRGBA(small.Bounds())
-	draw.Draw(want, want.Bounds(), small, image.Point{}, draw.Src)
-	if !bytes.Equal(rgba.Pix, want.Pix) {
-		t.Error("small crop's pixels differ from image/draw's")
-	}
-	big := image.NewYCbCr(image.Rect(0, 0, 4001, 4000), image.YCbCrSubsampleRatio420)
-	if got, err := ReadCrop(Encode(big)); err != nil {
-		t.Fatal(err)
-	} else if _, ok := got.(*image.YCbCr); !ok {
-		t.Errorf("a crop of %d pixels read as %T, want its planes", 4001*4000, got)
-	}
-	g := image.NewGray(image.Rect(0, 0, 3, 3))
-	if got, err := ReadCrop(Encode(g)); err != nil {
-		t.Fatal(err)
-	} else if _, ok := got.(*image.Gray); !ok {
-		t.Errorf("grey crop read as %T", got)
 	}
 }

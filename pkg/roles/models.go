@@ -94,7 +94,7 @@ func readCrop(ctx context.Context, st store.Store, key string) (image.Image, err
 	if err != nil {
 		return nil, apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
 	}
-	img, err := rawimg.ReadCrop(data)
+	img, err := rawimg.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("read crop %s: %w", key, err)
 	}
