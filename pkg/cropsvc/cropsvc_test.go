@@ -133,18 +133,7 @@ func TestCropperChoice(t *testing.T) {
 // samples: the readers see what they were tuned on, converted once.
 func checkStoredAsRGBA(t *testing.T, st store.Store, key string, jpg []byte) {
 	t.Helper()
-	data, err := st.Get(context.Background(), key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := rawimg.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := jpeg.Decode(bytes.NewReader(jpg))
-	if err != nil {
-		t.Fatal(err)
-	}
+	got, page, _ := storedAndPage(t, st, key, jpg)
 	want := image.NewRGBA(image.Rect(0, 0, page.Bounds().Dx(), page.Bounds().Dy()))
 	draw.Draw(want, want.Bounds(), page, page.Bounds().Min, draw.Src)
 	g, ok := got.(*image.RGBA)
@@ -154,23 +143,11 @@ func checkStoredAsRGBA(t *testing.T, st store.Store, key string, jpg []byte) {
 }
 
 // checkStoredAsPlanes checks that a JPEG page stored whole, above
-// planesAbove, is its decoded
-// YCbCr planes, 1.5 bytes a pixel at 4:2:0 where RGBA would take 4, with
-// the decoder's very samples.
+// planesAbove, is its decoded YCbCr planes, 1.5 bytes a pixel at 4:2:0
+// where RGBA would take 4, with the decoder's very samples.
 func checkStoredAsPlanes(t *testing.T, st store.Store, key string, jpg []byte) {
 	t.Helper()
-	data, err := st.Get(context.Background(), key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := rawimg.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := jpeg.Decode(bytes.NewReader(jpg))
-	if err != nil {
-		t.Fatal(err)
-	}
+	got, want, data := storedAndPage(t, st, key, jpg)
 	g, ok := got.(*image.YCbCr)
 	w := want.(*image.YCbCr)
 	if !ok || g.SubsampleRatio != w.SubsampleRatio || g.Bounds() != w.Bounds() {
@@ -186,4 +163,21 @@ func checkStoredAsPlanes(t *testing.T, st store.Store, key string, jpg []byte) {
 	if px := w.Bounds().Dx() * w.Bounds().Dy(); len(data) > px*3/2+px/100+64 {
 		t.Errorf("%d bytes stored for %d pixels", len(data), px)
 	}
+}
+
+// storedAndPage reads the crop stored under key, and decodes the JPEG page
+// it was cut from; data is the stored encoding.
+func storedAndPage(t *testing.T, st store.Store, key string, jpg []byte) (stored, page image.Image, data []byte) {
+	t.Helper()
+	data, err := st.Get(context.Background(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored, err = rawimg.Decode(data); err != nil {
+		t.Fatal(err)
+	}
+	if page, err = jpeg.Decode(bytes.NewReader(jpg)); err != nil {
+		t.Fatal(err)
+	}
+	return stored, page, data
 }
