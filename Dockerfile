@@ -19,7 +19,7 @@ FROM ${GO_IMAGE} AS build
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 RUN apt-get update \
  && apt-get install -y --no-install-recommends build-essential pkg-config \
-      libopencv-dev libtesseract-dev libleptonica-dev libheif-dev \
+      libopencv-dev libtesseract-dev libleptonica-dev libheif-dev libjpeg62-turbo-dev \
  && rm -rf /var/lib/apt/lists/*
 ENV GOFLAGS=-buildvcs=false CGO_ENABLED=1
 WORKDIR /src

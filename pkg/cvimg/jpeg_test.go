@@ -2,9 +2,13 @@ package cvimg
 
 import (
 	"bytes"
+	"fmt"
 	"image"
+	"image/color"
 	"image/jpeg"
 	"testing"
+
+	"gocv.io/x/gocv"
 
 	"docsuite/pkg/geom"
 )
@@ -92,4 +96,120 @@ func TestTurnedJPEG(t *testing.T) {
 			}
 		}
 	}
+}
+
+// openCVTurnedJPEG is how crops were encoded before TurnedJPEG wrote them
+// in bands: the whole image converted, flipped and turned in OpenCV, then
+// OpenCV's imencode.
+func openCVTurnedJPEG(t testing.TB, img image.Image, r geom.Rotation, quality int) []byte {
+	t.Helper()
+	var m gocv.Mat
+	var err error
+	if _, gray := img.(*image.Gray); gray {
+		m, err = Gray(img)
+	} else {
+		m, err = BGR(img)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { m.Close() }()
+	if r.Mirrored() {
+		f := gocv.NewMat()
+		gocv.Flip(m, &f, 1)
+		m.Close()
+		m = f
+	}
+	if k := r.Turns(); k > 0 {
+		f := gocv.NewMat()
+		gocv.Rotate(m, &f, quarterTurns[k-1])
+		m.Close()
+		m = f
+	}
+	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, m, []int{gocv.IMWriteJpegQuality, quality})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer buf.Close()
+	return append([]byte(nil), buf.GetBytes()...)
+}
+
+// TestTurnedJPEGInBands: the image compressed band by band, each band cut,
+// converted and turned on its own, is byte for byte what OpenCV encodes
+// from the whole image turned, for every layout a crop comes in, for
+// sub-images at odd offsets, and at every rotation code; the large image
+// is written in two to three bands.
+func TestTurnedJPEGInBands(t *testing.T) {
+	large := testImage(1500, 900)
+	nrgba := &image.NRGBA{Pix: large.Pix, Stride: large.Stride, Rect: large.Rect}
+	gray := image.NewGray(large.Bounds())
+	for i := range gray.Pix {
+		gray.Pix[i] = uint8(i * 7 % 251)
+	}
+	ycc := smoothYCbCr(1500, 900, image.YCbCrSubsampleRatio420)
+	paletted := image.NewPaletted(image.Rect(0, 0, 61, 37), color.Palette{color.Black, color.White, color.RGBA{200, 30, 60, 255}})
+	for i := range paletted.Pix {
+		paletted.Pix[i] = uint8(i % 3)
+	}
+	cases := map[string]image.Image{
+		"rgba":          large,
+		"rgba part":     large.SubImage(image.Rect(301, 97, 1280, 860)),
+		"nrgba":         nrgba,
+		"gray":          gray,
+		"gray part":     gray.SubImage(image.Rect(3, 5, 1001, 799)),
+		"ycbcr":         ycc,
+		"ycbcr part":    ycc.SubImage(image.Rect(17, 33, 1399, 871)),
+		"paletted":      paletted,
+		"one pixel row": large.SubImage(image.Rect(0, 5, 900, 6)),
+	}
+	for name, img := range cases {
+		for r := geom.Rotation(0); r < geom.NumRotations; r++ {
+			got, err := TurnedJPEG(img, r, 85)
+			if err != nil {
+				t.Fatalf("%s, rotation %d: %v", name, r, err)
+			}
+			if want := openCVTurnedJPEG(t, img, r, 85); !bytes.Equal(got, want) {
+				t.Errorf("%s, rotation %d: %d bytes, OpenCV's whole-image encoding %d bytes, not the same", name, r, len(got), len(want))
+			}
+		}
+	}
+}
+
+// TestJPEGRefuses: what libjpeg cannot write is an error, not a crash.
+func TestJPEGRefuses(t *testing.T) {
+	cases := []struct {
+		name    string
+		img     image.Image
+		quality int
+	}{
+		{"quality 0", testImage(8, 8), 0},
+		{"quality 101", testImage(8, 8), 101},
+		{"empty", image.NewRGBA(image.Rect(0, 0, 0, 5)), 90},
+		{"wider than JPEG allows", image.NewGray(image.Rect(0, 0, 70000, 1)), 90},
+	}
+	for _, tc := range cases {
+		if b, err := JPEG(tc.img, tc.quality); err == nil {
+			t.Errorf("%s: %d bytes, want an error", tc.name, len(b))
+		}
+	}
+}
+
+// BenchmarkTurnedJPEGLarge times a 70-megapixel page written upright and
+// turned a quarter, in bands, against OpenCV's whole-image encoding.
+func BenchmarkTurnedJPEGLarge(b *testing.B) {
+	ycc := smoothYCbCr(7070, 10000, image.YCbCrSubsampleRatio420)
+	for _, r := range []geom.Rotation{0, 1} {
+		b.Run(fmt.Sprint("bands-", r), func(b *testing.B) {
+			for range b.N {
+				if _, err := TurnedJPEG(ycc, r, 90); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("whole", func(b *testing.B) {
+		for range b.N {
+			openCVTurnedJPEG(b, ycc, 1, 90)
+		}
+	})
 }

@@ -131,6 +131,7 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 		return z, err
 	})
 	defer closeAfter(zr)
+	large := newLargeGate()
 	h := func(ctx context.Context, req stages.ClassifyRequest) (stages.ClassifyReply, error) {
 		cl, err := mdl.get(ctx)
 		if err != nil {
@@ -140,6 +141,11 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 		if err != nil {
 			return stages.ClassifyReply{}, err
 		}
+		leave, err := large.enter(ctx, img)
+		if err != nil {
+			return stages.ClassifyReply{}, err
+		}
+		defer leave()
 		// One run of docnet gives the type and the orientation heads.
 		out, err := cl.Outputs(ctx, img)
 		if err != nil {
@@ -203,6 +209,7 @@ func Orienter(ctx context.Context, d Deps, c config.Common, w config.Worker, m c
 			NoText: !m.TextEvidence})
 	})
 	defer closeAfter(mdl)
+	large := newLargeGate()
 	h := func(ctx context.Context, req stages.OrientRequest) (stages.OrientReply, error) {
 		// The crop is read only when its pixels are needed: for the
 		// models, or for the upright JPEG.
@@ -220,6 +227,11 @@ func Orienter(ctx context.Context, d Deps, c config.Common, w config.Worker, m c
 			if img, err = readCrop(ctx, d.Store, req.CropKey); err != nil {
 				return stages.OrientReply{}, err
 			}
+			leave, err := large.enter(ctx, img)
+			if err != nil {
+				return stages.OrientReply{}, err
+			}
+			defer leave()
 			if reply.Rotation, reply.Confidence, err = or.Orient(ctx, img); err != nil {
 				return stages.OrientReply{}, err
 			}

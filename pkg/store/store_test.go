@@ -41,6 +41,16 @@ func conformance(t *testing.T, s Store) {
 	if _, err := s.Get(ctx, "tasks/none"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing key: want ErrNotFound, got %v", err)
 	}
+	// An empty object reads back empty, not as an error.
+	if err := s.Put(ctx, "tasks/e/empty", nil); err != nil {
+		t.Fatalf("put empty: %v", err)
+	}
+	if got, err := s.Get(ctx, "tasks/e/empty"); err != nil || len(got) != 0 {
+		t.Errorf("get empty: %d bytes, err %v", len(got), err)
+	}
+	if err := s.Delete(ctx, "tasks/e/empty"); err != nil {
+		t.Fatalf("delete empty: %v", err)
+	}
 	// PutReader: from a reader that only reads (no seeking, no reading at
 	// offsets), over 16 MiB, as from one that does.
 	for _, r := range []io.Reader{struct{ io.Reader }{bytes.NewReader(big)}, bytes.NewReader(big)} {
