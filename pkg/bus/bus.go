@@ -57,23 +57,39 @@ type wireError struct {
 // Request sends req to a stage and decodes its answer into a Resp. A
 // worker's catalogue error comes back as the same *apierr.Error; no worker
 // answering is a dependency_down error, a deadline a pipeline_timeout, a
-// cancelled ctx context.Canceled.
+// cancelled ctx context.Canceled. A worker that stops beating while it
+// holds the request (killed, crashed) is taken for lost and the request
+// is sent once more, to whichever worker takes it; lost twice, it is a
+// dependency_down error, seconds after the second loss rather than at
+// the pipeline's deadline.
 func Request[Req, Resp any](ctx context.Context, nc *nats.Conn, stage string, req Req) (Resp, error) {
+	return request[Req, Resp](ctx, nc, stage, req, defaultLiveness, nil)
+}
+
+// RequestCounted is Request counting the workers lost under it in m
+// (docsuite_stage_workers_lost_total; m may be nil).
+func RequestCounted[Req, Resp any](ctx context.Context, nc *nats.Conn, stage string, req Req, m *Metrics) (Resp, error) {
+	return request[Req, Resp](ctx, nc, stage, req, defaultLiveness, m)
+}
+
+// request is Request with the workers' liveness timing l, counting lost
+// workers in m.
+func request[Req, Resp any](ctx context.Context, nc *nats.Conn, stage string, req Req, l liveness, m *Metrics) (Resp, error) {
 	var out Resp
 	data, err := json.Marshal(req)
 	if err != nil {
 		return out, fmt.Errorf("bus: encode %s request: %w", stage, err)
 	}
-	id := newRequestID()
-	m := nats.NewMsg(Subject(stage))
-	m.Data = data
-	m.Header.Set(requestIDHeader, id)
-	msg, err := nc.RequestMsgWithContext(ctx, m)
-	if err != nil && ctx.Err() != nil && !errors.Is(err, nats.ErrNoResponders) {
-		// Nobody waits for the answer any more: the worker holding the
-		// request stops it (best effort: lost, the work runs out its
-		// own timeout as before).
-		_ = nc.Publish(CancelSubject, []byte(id))
+	var msg *nats.Msg
+	for try := 1; ; try++ {
+		msg, err = send(ctx, nc, stage, data, l)
+		if !errors.As(err, new(errWorkerLost)) {
+			break
+		}
+		m.workerLost(stage)
+		if try == 2 || ctx.Err() != nil {
+			return out, apierr.Wrap(apierr.DependencyDown, err, fmt.Sprintf("The %s worker stopped twice while handling the request", stage))
+		}
 	}
 	switch {
 	case errors.Is(err, nats.ErrNoResponders):
@@ -86,6 +102,29 @@ func Request[Req, Resp any](ctx context.Context, nc *nats.Conn, stage string, re
 	case err != nil:
 		return out, apierr.Wrap(apierr.DependencyDown, err, "Message bus unavailable")
 	}
+	return decodeReply[Resp](stage, msg)
+}
+
+// send publishes one stage request with an id of its own and waits for
+// its answer, watching the worker's beats (requestWatched).
+func send(ctx context.Context, nc *nats.Conn, stage string, data []byte, l liveness) (*nats.Msg, error) {
+	id := newRequestID()
+	m := nats.NewMsg(Subject(stage))
+	m.Data = data
+	m.Header.Set(requestIDHeader, id)
+	msg, err := requestWatched(ctx, nc, m, l)
+	if err != nil && (ctx.Err() != nil || errors.As(err, new(errWorkerLost))) && !errors.Is(err, nats.ErrNoResponders) {
+		// Nobody waits for the answer any more: the worker holding the
+		// request stops it (best effort: lost, the work runs out its
+		// own timeout as before).
+		_ = nc.Publish(CancelSubject, []byte(id))
+	}
+	return msg, err
+}
+
+// decodeReply turns a worker's answer into a Resp or its error.
+func decodeReply[Resp any](stage string, msg *nats.Msg) (Resp, error) {
+	var out Resp
 	var r reply
 	if err := json.Unmarshal(msg.Data, &r); err != nil {
 		return out, fmt.Errorf("bus: decode %s reply: %w", stage, err)
@@ -118,6 +157,8 @@ type Worker struct {
 	cancelSub *nats.Subscription
 	sem       chan struct{}
 	done      chan struct{}
+	nc        *nats.Conn
+	beat      time.Duration // between a running request's beats
 	observe   func(time.Duration)
 	timeout   time.Duration // of one request
 }
@@ -131,6 +172,8 @@ type ServeOptions struct {
 	Log     *slog.Logger
 	// Observe, when set, receives each request's processing time.
 	Observe func(time.Duration)
+	// beat, when set, replaces defaultLiveness.beat (tests).
+	beat time.Duration
 }
 
 // Serve subscribes h to a stage in its queue group. Each request gets a
@@ -145,7 +188,10 @@ func Serve[Req, Resp any](nc *nats.Conn, stage string, o ServeOptions, h Handler
 		concurrency = runtime.GOMAXPROCS(0)
 	}
 	w := &Worker{sem: make(chan struct{}, concurrency), done: make(chan struct{}), observe: o.Observe, timeout: timeout,
-		cancels: newCancels(timeout)}
+		cancels: newCancels(timeout), nc: nc, beat: defaultLiveness.beat}
+	if o.beat > 0 {
+		w.beat = o.beat
+	}
 	csub, err := w.cancels.listen(nc)
 	if err != nil {
 		return nil, fmt.Errorf("bus: subscribe %s: %w", CancelSubject, err)
@@ -181,6 +227,10 @@ func (w *Worker) handle(m *nats.Msg, stage string, timeout time.Duration, log *s
 		return
 	}
 	defer w.cancels.finish(id)
+	if inbox := m.Header.Get(aliveHeader); inbox != "" {
+		// The caller hears from now on that this worker holds its request.
+		defer keepAlive(w.nc, inbox, w.beat)()
+	}
 	start := time.Now()
 	var r reply
 	res, err := safeCall(ctx, m.Data, fn)

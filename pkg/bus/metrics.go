@@ -12,6 +12,7 @@ import (
 type Metrics struct {
 	request *prometheus.HistogramVec
 	handle  *prometheus.HistogramVec
+	lost    *prometheus.CounterVec
 }
 
 var stageBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
@@ -23,9 +24,19 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Round trip of stage requests as the caller sees it.", Buckets: stageBuckets}, []string{"stage"}),
 		handle: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "docsuite_stage_handle_seconds",
 			Help: "Processing time of stage requests inside the worker.", Buckets: stageBuckets}, []string{"stage"}),
+		lost: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "docsuite_stage_workers_lost_total",
+			Help: "Stage requests whose worker stopped beating before it answered (killed or crashed), each sent once more."},
+			[]string{"stage"}),
 	}
-	reg.MustRegister(m.request, m.handle)
+	reg.MustRegister(m.request, m.handle, m.lost)
 	return m
+}
+
+// workerLost counts a request whose worker was taken for lost.
+func (m *Metrics) workerLost(stage string) {
+	if m != nil {
+		m.lost.WithLabelValues(stage).Inc()
+	}
 }
 
 // ObserveRequest records a caller-side round trip.

@@ -240,7 +240,7 @@ func sortItems(items []Item) {
 // call sends one stage request and records its round trip.
 func call[Req, Resp any](ctx context.Context, r *Runner, stage string, req Req) (Resp, error) {
 	start := time.Now()
-	out, err := bus.Request[Req, Resp](ctx, r.nc, stage, req)
+	out, err := bus.RequestCounted[Req, Resp](ctx, r.nc, stage, req, r.metrics)
 	r.metrics.ObserveRequest(stage, time.Since(start))
 	return out, err
 }

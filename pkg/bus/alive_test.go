@@ -1,0 +1,141 @@
+package bus
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"docsuite/pkg/apierr"
+)
+
+// fast is a liveness quick enough for tests: a beat every 50 ms, a worker
+// lost after 400 ms of silence.
+var fast = liveness{beat: 50 * time.Millisecond, lost: 400 * time.Millisecond}
+
+// serveOn starts a worker of stage on its own connection to nc's server,
+// as a worker process holds one, with handler h; closing the returned
+// connection is the process dying: no answer, no more beats.
+func serveOn(t *testing.T, nc *nats.Conn, stage string, h Handler[echoReq, echoResp]) *nats.Conn {
+	t.Helper()
+	c := startNATS2(t, nc)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if _, err := Serve(c, stage, ServeOptions{Concurrency: 1, Timeout: time.Minute, Log: log, beat: fast.beat}, h); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// hang is a handler that says it started and then works until its
+// request is cancelled (or its process dies).
+func hang(started chan<- struct{}) Handler[echoReq, echoResp] {
+	return func(ctx context.Context, r echoReq) (echoResp, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		return echoResp{}, ctx.Err()
+	}
+}
+
+// TestWorkerLost: a worker killed while it holds a request stops beating;
+// its caller sends the request once more, to the worker still running,
+// and has the answer within a second or so, not at its deadline; killed
+// twice, the request fails as dependency_down as soon.
+func TestWorkerLost(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		lastDies  bool
+		wantError bool
+	}{
+		{"answered by another worker", false, false},
+		{"lost twice", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nc := startNATS(t)
+			reg := prometheus.NewRegistry()
+			metrics := NewMetrics(reg)
+			started := make(chan struct{}, 2)
+			first := serveOn(t, nc, "lost", hang(started))
+			type result struct {
+				resp echoResp
+				err  error
+			}
+			done := make(chan result, 1)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			begin := time.Now()
+			go func() {
+				resp, err := request[echoReq, echoResp](ctx, nc, "lost", echoReq{Key: "k"}, fast, metrics)
+				done <- result{resp, err}
+			}()
+			<-started
+			var second *nats.Conn
+			if tc.lastDies {
+				second = serveOn(t, nc, "lost", hang(started))
+			} else {
+				serveOn(t, nc, "lost", func(ctx context.Context, r echoReq) (echoResp, error) {
+					return echoResp{Key: r.Key, Worker: 2}, nil
+				})
+			}
+			first.Close()
+			if tc.lastDies {
+				<-started
+				second.Close()
+			}
+			r := <-done
+			wantLost := 1.0
+			if tc.lastDies {
+				wantLost = 2
+			}
+			if got := testutil.ToFloat64(metrics.lost.WithLabelValues("lost")); got != wantLost {
+				t.Errorf("workers lost counted %v, want %v", got, wantLost)
+			}
+			if took := time.Since(begin); took > 10*time.Second {
+				t.Errorf("answered after %v; a lost worker should be given up within a second or so", took)
+			}
+			if tc.wantError {
+				if apierr.As(r.err).Code != apierr.DependencyDown {
+					t.Fatalf("err %v, want dependency_down", r.err)
+				}
+				return
+			}
+			if r.err != nil || r.resp.Worker != 2 || r.resp.Key != "k" {
+				t.Fatalf("got %+v, %v; want worker 2's answer", r.resp, r.err)
+			}
+		})
+	}
+}
+
+// TestBeatingWorkerIsWaitedFor: a request that takes many times the
+// silence that counts as lost is waited for while its worker beats, and
+// runs once.
+func TestBeatingWorkerIsWaitedFor(t *testing.T) {
+	nc := startNATS(t)
+	var runs atomic.Int64
+	serveOn(t, nc, "slow", func(ctx context.Context, r echoReq) (echoResp, error) {
+		runs.Add(1)
+		time.Sleep(4 * fast.lost)
+		return echoResp{Key: r.Key, Worker: 1}, nil
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	resp, err := request[echoReq, echoResp](ctx, nc, "slow", echoReq{Key: "k"}, fast, nil)
+	if err != nil || resp.Key != "k" {
+		t.Fatalf("got %+v, %v", resp, err)
+	}
+	if n := runs.Load(); n != 1 {
+		t.Errorf("the request ran %d times, want once", n)
+	}
+	if errors.As(err, new(errWorkerLost)) {
+		t.Error("a beating worker taken for lost")
+	}
+}
