@@ -132,11 +132,11 @@ func (r *Runner) cropRequest(in Input, p params.Classify, page int) stages.CropR
 // document classifies and orients one crop and builds its item.
 func (r *Runner) document(ctx context.Context, in Input, p params.Classify, page, idx int, doc stages.Found) (Item, error) {
 	cls, err := call[stages.ClassifyRequest, stages.ClassifyReply](ctx, r, stages.Classify,
-		stages.ClassifyRequest{CropKey: doc.CropKey, DocTypes: p.DocTypes})
+		stages.ClassifyRequest{CropKey: doc.CropKey, Pixels: doc.Width * doc.Height, DocTypes: p.DocTypes})
 	if err != nil {
 		return Item{}, err
 	}
-	oreq := stages.OrientRequest{CropKey: doc.CropKey, Fixed: doctypes.IsSpecial(cls.Type),
+	oreq := stages.OrientRequest{CropKey: doc.CropKey, Pixels: doc.Width * doc.Height, Fixed: doctypes.IsSpecial(cls.Type),
 		Known: cls.Rotation, KnownConfidence: cls.RotationConfidence}
 	if p.ReturnCrops {
 		oreq.JPEGKey = fmt.Sprintf("tasks/%s/p%d_d%d.jpg", in.TaskID, page, idx)

@@ -3,6 +3,8 @@ package roles
 import (
 	"context"
 	"image"
+
+	"docsuite/pkg/store"
 )
 
 // largeCropPixels is the size from which a crop counts as large for a
@@ -26,13 +28,12 @@ func newLargeGate() *largeGate {
 	return &largeGate{slot: make(chan struct{}, 1)}
 }
 
-// enter returns at once for a crop under largeCropPixels, and otherwise
-// when no other large crop is being worked on, or with ctx's error when
-// ctx ends first. The caller must call the returned function when done
-// with img.
-func (g *largeGate) enter(ctx context.Context, img image.Image) (func(), error) {
-	b := img.Bounds()
-	if b.Dx()*b.Dy() < largeCropPixels {
+// enter returns at once for a crop of under largeCropPixels pixels, and
+// otherwise when no other large crop is being worked on, or with ctx's
+// error when ctx ends first. The caller must call the returned function
+// when done with the crop.
+func (g *largeGate) enter(ctx context.Context, pixels int) (func(), error) {
+	if pixels < largeCropPixels {
 		return func() {}, nil
 	}
 	select {
@@ -41,4 +42,34 @@ func (g *largeGate) enter(ctx context.Context, img image.Image) (func(), error) 
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// readGated reads the crop at key within g. A crop whose size the request
+// gives (pixels above 0) waits for its turn before it is read, so a large
+// crop waiting holds none of its pixels yet; one whose size is not given
+// (a caller of an older release) is read first and then waits. The caller
+// must call the returned function when done with the crop.
+func readGated(ctx context.Context, g *largeGate, st store.Store, key string, pixels int) (image.Image, func(), error) {
+	if pixels > 0 {
+		leave, err := g.enter(ctx, pixels)
+		if err != nil {
+			return nil, nil, err
+		}
+		img, err := readCrop(ctx, st, key)
+		if err != nil {
+			leave()
+			return nil, nil, err
+		}
+		return img, leave, nil
+	}
+	img, err := readCrop(ctx, st, key)
+	if err != nil {
+		return nil, nil, err
+	}
+	b := img.Bounds()
+	leave, err := g.enter(ctx, b.Dx()*b.Dy())
+	if err != nil {
+		return nil, nil, err
+	}
+	return img, leave, nil
 }

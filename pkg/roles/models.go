@@ -137,11 +137,7 @@ func Classifier(ctx context.Context, d Deps, c config.Common, w config.Worker, m
 		if err != nil {
 			return stages.ClassifyReply{}, err
 		}
-		img, err := readCrop(ctx, d.Store, req.CropKey)
-		if err != nil {
-			return stages.ClassifyReply{}, err
-		}
-		leave, err := large.enter(ctx, img)
+		img, leave, err := readGated(ctx, large, d.Store, req.CropKey, req.Pixels)
 		if err != nil {
 			return stages.ClassifyReply{}, err
 		}
@@ -224,11 +220,8 @@ func Orienter(ctx context.Context, d Deps, c config.Common, w config.Worker, m c
 			if err != nil {
 				return stages.OrientReply{}, err
 			}
-			if img, err = readCrop(ctx, d.Store, req.CropKey); err != nil {
-				return stages.OrientReply{}, err
-			}
-			leave, err := large.enter(ctx, img)
-			if err != nil {
+			var leave func()
+			if img, leave, err = readGated(ctx, large, d.Store, req.CropKey, req.Pixels); err != nil {
 				return stages.OrientReply{}, err
 			}
 			defer leave()

@@ -75,6 +75,10 @@ type CropReply struct {
 // ClassifyRequest asks for the type of one crop.
 type ClassifyRequest struct {
 	CropKey string `json:"crop_key"`
+	// Pixels, when set, is the crop's width times its height (from
+	// Found): a worker that works on one large crop at a time makes a
+	// large one wait its turn before reading it.
+	Pixels int `json:"pixels,omitempty"`
 	// DocTypes restricts the answer to these types plus the special
 	// classes; empty means every type.
 	DocTypes []string `json:"doc_types,omitempty"`
@@ -108,6 +112,8 @@ type ClassifyReply struct {
 // set, for the upright crop written there as JPEG.
 type OrientRequest struct {
 	CropKey string `json:"crop_key"`
+	// Pixels, when set, is the crop's size, as in ClassifyRequest.
+	Pixels int `json:"pixels,omitempty"`
 	// Fixed skips the model: special classes are never turned.
 	Fixed bool `json:"fixed"`
 	// Known, when set, is the orientation already found (by the
