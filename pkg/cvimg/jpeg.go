@@ -125,24 +125,8 @@ func writeBand(jw *jpegWriter, img image.Image, src image.Rectangle, r geom.Rota
 	if err != nil {
 		return fmt.Errorf("cvimg: JPEG: %w", err)
 	}
-	defer func() { m.Close() }()
-	if r.Mirrored() {
-		flipped := gocv.NewMat()
-		gocv.Flip(m, &flipped, 1)
-		m.Close()
-		m = flipped
-	}
-	if k := r.Turns(); k > 0 {
-		turned := gocv.NewMat()
-		gocv.Rotate(m, &turned, quarterTurns[k-1])
-		m.Close()
-		m = turned
-	}
-	if !m.IsContinuous() {
-		c := m.Clone()
-		m.Close()
-		m = c
-	}
+	m = turnMat(m, r)
+	defer m.Close()
 	pix, err := m.DataPtrUint8()
 	if err != nil {
 		return fmt.Errorf("cvimg: JPEG: %w", err)

@@ -113,19 +113,8 @@ func openCVTurnedJPEG(t testing.TB, img image.Image, r geom.Rotation, quality in
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { m.Close() }()
-	if r.Mirrored() {
-		f := gocv.NewMat()
-		gocv.Flip(m, &f, 1)
-		m.Close()
-		m = f
-	}
-	if k := r.Turns(); k > 0 {
-		f := gocv.NewMat()
-		gocv.Rotate(m, &f, quarterTurns[k-1])
-		m.Close()
-		m = f
-	}
+	m = turnMat(m, r)
+	defer m.Close()
 	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, m, []int{gocv.IMWriteJpegQuality, quality})
 	if err != nil {
 		t.Fatal(err)

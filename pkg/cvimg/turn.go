@@ -43,25 +43,8 @@ func Turn(img image.Image, r geom.Rotation) (image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer src.Close()
-	cur := src
-	if r.Mirrored() {
-		flipped := gocv.NewMat()
-		defer flipped.Close()
-		gocv.Flip(cur, &flipped, 1)
-		cur = flipped
-	}
-	if k := r.Turns(); k > 0 {
-		turned := gocv.NewMat()
-		defer turned.Close()
-		gocv.Rotate(cur, &turned, quarterTurns[k-1])
-		cur = turned
-	}
-	if !cur.IsContinuous() {
-		cont := cur.Clone()
-		defer cont.Close()
-		cur = cont
-	}
+	cur := turnMat(src, r)
+	defer cur.Close()
 	data, err := cur.DataPtrUint8()
 	if err != nil {
 		return nil, fmt.Errorf("cvimg: read turned image: %w", err)
@@ -75,4 +58,29 @@ func Turn(img image.Image, r geom.Rotation) (image.Image, error) {
 	out := image.NewRGBA(rect)
 	copy(out.Pix, data)
 	return out, nil
+}
+
+// turnMat mirrors and turns m by rotation code r, as Turn turns an image,
+// and returns the result as a continuous Mat. m is consumed: closed, or
+// returned itself when r is 0 and m is continuous. The caller must Close
+// the result.
+func turnMat(m gocv.Mat, r geom.Rotation) gocv.Mat {
+	if r.Mirrored() {
+		flipped := gocv.NewMat()
+		gocv.Flip(m, &flipped, 1)
+		m.Close()
+		m = flipped
+	}
+	if k := r.Turns(); k > 0 {
+		turned := gocv.NewMat()
+		gocv.Rotate(m, &turned, quarterTurns[k-1])
+		m.Close()
+		m = turned
+	}
+	if !m.IsContinuous() {
+		c := m.Clone()
+		m.Close()
+		m = c
+	}
+	return m
 }
