@@ -16,17 +16,21 @@ import (
 // pipeline timeout.
 const aliveHeader = "Docsuite-Alive"
 
-// liveness is how often a worker beats and how long its caller waits,
-// after a first beat, for the next before it takes the worker for lost.
+// liveness is how often a worker beats, how long its caller waits, after
+// a first beat, for the next before it takes the worker for lost, and how
+// long it then waits for a worker to take the request again when none is
+// running.
 type liveness struct {
-	beat time.Duration
-	lost time.Duration
+	beat    time.Duration
+	lost    time.Duration
+	restart time.Duration
 }
 
 // defaultLiveness: a beat every 2 s, a worker lost after 10 s without one,
 // time enough for a worker whose two cores are busy and whose garbage
-// collector is at work (its beats are sent by a goroutine of their own).
-var defaultLiveness = liveness{beat: 2 * time.Second, lost: 10 * time.Second}
+// collector is at work (its beats are sent by a goroutine of their own);
+// 20 s for a lone worker's container to be restarted and load its models.
+var defaultLiveness = liveness{beat: 2 * time.Second, lost: 10 * time.Second, restart: 20 * time.Second}
 
 // keepAlive publishes on inbox now and every beat until the returned stop
 // is called. Failures to publish are dropped: a beat that does not arrive

@@ -17,8 +17,8 @@ import (
 )
 
 // fast is a liveness quick enough for tests: a beat every 50 ms, a worker
-// lost after 400 ms of silence.
-var fast = liveness{beat: 50 * time.Millisecond, lost: 400 * time.Millisecond}
+// lost after 400 ms of silence, 2 s for a lone worker's replacement.
+var fast = liveness{beat: 50 * time.Millisecond, lost: 400 * time.Millisecond, restart: 2 * time.Second}
 
 // serveOn starts a worker of stage on its own connection to nc's server,
 // as a worker process holds one, with handler h; closing the returned
@@ -54,10 +54,12 @@ func TestWorkerLost(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		lastDies  bool
+		late      time.Duration // the second worker starts this long after the first dies
 		wantError bool
 	}{
-		{"answered by another worker", false, false},
-		{"lost twice", true, true},
+		{"answered by another worker", false, 0, false},
+		{"answered by a replacement that starts late", false, 700 * time.Millisecond, false},
+		{"lost twice", true, 0, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			nc := startNATS(t)
@@ -78,6 +80,10 @@ func TestWorkerLost(t *testing.T) {
 				done <- result{resp, err}
 			}()
 			<-started
+			if tc.late > 0 {
+				first.Close()
+				time.Sleep(tc.late)
+			}
 			var second *nats.Conn
 			if tc.lastDies {
 				second = serveOn(t, nc, "lost", hang(started))

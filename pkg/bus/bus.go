@@ -61,7 +61,8 @@ type wireError struct {
 // holds the request (killed, crashed) is taken for lost and the request
 // is sent once more, to whichever worker takes it; lost twice, it is a
 // dependency_down error, seconds after the second loss rather than at
-// the pipeline's deadline.
+// the pipeline's deadline. When the lost worker was the only one, the
+// request waits up to 20 s for a replacement to start.
 func Request[Req, Resp any](ctx context.Context, nc *nats.Conn, stage string, req Req) (Resp, error) {
 	return request[Req, Resp](ctx, nc, stage, req, defaultLiveness, nil)
 }
@@ -81,15 +82,27 @@ func request[Req, Resp any](ctx context.Context, nc *nats.Conn, stage string, re
 		return out, fmt.Errorf("bus: encode %s request: %w", stage, err)
 	}
 	var msg *nats.Msg
-	for try := 1; ; try++ {
+	lost := 0
+	var restartBy time.Time
+	for {
 		msg, err = send(ctx, nc, stage, data, l)
+		if lost > 0 && errors.Is(err, nats.ErrNoResponders) && time.Now().Before(restartBy) {
+			// The lost worker was the only one: its replacement (a
+			// container restarted by its policy) may still be starting.
+			select {
+			case <-ctx.Done():
+			case <-time.After(l.beat):
+				continue
+			}
+		}
 		if !errors.As(err, new(errWorkerLost)) {
 			break
 		}
 		m.workerLost(stage)
-		if try == 2 || ctx.Err() != nil {
+		if lost++; lost == 2 || ctx.Err() != nil {
 			return out, apierr.Wrap(apierr.DependencyDown, err, fmt.Sprintf("The %s worker stopped twice while handling the request", stage))
 		}
+		restartBy = time.Now().Add(l.restart)
 	}
 	switch {
 	case errors.Is(err, nats.ErrNoResponders):
