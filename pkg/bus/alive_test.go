@@ -145,3 +145,41 @@ func TestBeatingWorkerIsWaitedFor(t *testing.T) {
 		t.Error("a beating worker taken for lost")
 	}
 }
+
+// TestQueuedRequestOfLostWorker: a request still waiting for a slot in a
+// worker that is killed is beaten for from its arrival, so its caller
+// sends it again as soon as one that was running, not at its deadline.
+func TestQueuedRequestOfLostWorker(t *testing.T) {
+	nc := startNATS(t)
+	started := make(chan struct{}, 4)
+	first := serveOn(t, nc, "queued", hang(started)) // one slot
+	type result struct {
+		resp echoResp
+		err  error
+	}
+	done := make(chan result, 2)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ask := func(key string) {
+		resp, err := request[echoReq, echoResp](ctx, nc, "queued", echoReq{Key: key}, fast, nil)
+		done <- result{resp, err}
+	}
+	go ask("running")
+	<-started
+	go ask("queued")
+	time.Sleep(3 * fast.beat) // the second request reaches the worker and waits there
+	serveOn(t, nc, "queued", func(ctx context.Context, r echoReq) (echoResp, error) {
+		return echoResp{Key: r.Key, Worker: 2}, nil
+	})
+	begin := time.Now()
+	first.Close()
+	for range 2 {
+		r := <-done
+		if r.err != nil || r.resp.Worker != 2 {
+			t.Errorf("got %+v, %v; want the other worker's answer", r.resp, r.err)
+		}
+	}
+	if took := time.Since(begin); took > 10*time.Second {
+		t.Errorf("answered %v after the worker died; its queued request should be sent again within a second or so", took)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -171,9 +172,14 @@ type Worker struct {
 	sem       chan struct{}
 	done      chan struct{}
 	nc        *nats.Conn
-	beat      time.Duration // between a running request's beats
-	observe   func(time.Duration)
-	timeout   time.Duration // of one request
+	beat      time.Duration // between a held request's beats
+	// held counts the requests received and not yet answered; mu guards
+	// adding to it against Stop's wait (stopped: no more are taken).
+	held    sync.WaitGroup
+	mu      sync.Mutex
+	stopped bool
+	observe func(time.Duration)
+	timeout time.Duration // of one request
 }
 
 // ServeOptions tunes a worker.
@@ -211,8 +217,23 @@ func Serve[Req, Resp any](nc *nats.Conn, stage string, o ServeOptions, h Handler
 	}
 	w.cancelSub = csub
 	sub, err := nc.QueueSubscribe(Subject(stage), stage, func(m *nats.Msg) {
-		w.sem <- struct{}{} // back-pressure: NATS buffers further messages
+		w.mu.Lock()
+		if w.stopped {
+			w.mu.Unlock()
+			return
+		}
+		w.held.Add(1)
+		w.mu.Unlock()
+		// Each request received is held by a goroutine of its own, which
+		// beats for it from now on, while it waits for a slot too: a
+		// request waiting in the queue of a worker that is killed is sent
+		// again by its caller as one that was running.
 		go func() {
+			defer w.held.Done()
+			if inbox := m.Header.Get(aliveHeader); inbox != "" {
+				defer keepAlive(w.nc, inbox, w.beat)()
+			}
+			w.sem <- struct{}{}
 			defer func() { <-w.sem }()
 			w.handle(m, stage, timeout, log, func(ctx context.Context, data []byte) (any, error) {
 				var req Req
@@ -240,10 +261,6 @@ func (w *Worker) handle(m *nats.Msg, stage string, timeout time.Duration, log *s
 		return
 	}
 	defer w.cancels.finish(id)
-	if inbox := m.Header.Get(aliveHeader); inbox != "" {
-		// The caller hears from now on that this worker holds its request.
-		defer keepAlive(w.nc, inbox, w.beat)()
-	}
 	start := time.Now()
 	var r reply
 	res, err := safeCall(ctx, m.Data, fn)
@@ -290,11 +307,12 @@ func safeCall(ctx context.Context, data []byte, fn func(context.Context, []byte)
 
 // Stop unsubscribes and returns once every request the worker received
 // has been answered. NATS hands the requests it had already buffered to
-// the subscription's callback until the subscription closes, each waiting
-// there for a free slot, so the slots are taken (to wait for the last
-// requests running) only once it has closed: taken earlier, they left a
-// request that was waiting for one unanswered, its caller waiting out its
-// timeout. A drain that outlasts the request timeout is given up on.
+// the subscription's callback until the subscription closes, each then
+// held by a goroutine waiting for a free slot, so the held requests are
+// waited for only once it has closed: waited for earlier, a request
+// handed over later was left unanswered, its caller waiting out its
+// timeout. A drain that outlasts the request timeout is given up on, and
+// what NATS hands over after it is dropped.
 func (w *Worker) Stop() error {
 	defer func() { _ = w.cancelSub.Unsubscribe() }()
 	closed := w.sub.StatusChanged(nats.SubscriptionClosed)
@@ -311,8 +329,9 @@ func (w *Worker) Stop() error {
 	case <-closed:
 	case <-wait.C:
 	}
-	for i := 0; i < cap(w.sem); i++ {
-		w.sem <- struct{}{}
-	}
+	w.mu.Lock()
+	w.stopped = true
+	w.mu.Unlock()
+	w.held.Wait()
 	return nil
 }
