@@ -36,6 +36,19 @@ func serveOn(t *testing.T, nc *nats.Conn, stage string, h Handler[echoReq, echoR
 	return c
 }
 
+// answer is what a request sent by ask came back with.
+type answer struct {
+	resp echoResp
+	err  error
+}
+
+// ask sends a request for key to stage with the fast liveness, counting
+// lost workers in m, and sends its answer on out.
+func ask(ctx context.Context, nc *nats.Conn, stage, key string, m *Metrics, out chan<- answer) {
+	resp, err := request[echoReq, echoResp](ctx, nc, stage, echoReq{Key: key}, fast, m)
+	out <- answer{resp, err}
+}
+
 // hang is a handler that says it started and then works until its
 // request is cancelled (or its process dies).
 func hang(started chan<- struct{}) Handler[echoReq, echoResp] {
@@ -67,18 +80,11 @@ func TestWorkerLost(t *testing.T) {
 			metrics := NewMetrics(reg)
 			started := make(chan struct{}, 2)
 			first := serveOn(t, nc, "lost", hang(started))
-			type result struct {
-				resp echoResp
-				err  error
-			}
-			done := make(chan result, 1)
+			done := make(chan answer, 1)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			begin := time.Now()
-			go func() {
-				resp, err := request[echoReq, echoResp](ctx, nc, "lost", echoReq{Key: "k"}, fast, metrics)
-				done <- result{resp, err}
-			}()
+			go ask(ctx, nc, "lost", "k", metrics, done)
 			<-started
 			if tc.late > 0 {
 				first.Close()
@@ -153,20 +159,12 @@ func TestQueuedRequestOfLostWorker(t *testing.T) {
 	nc := startNATS(t)
 	started := make(chan struct{}, 4)
 	first := serveOn(t, nc, "queued", hang(started)) // one slot
-	type result struct {
-		resp echoResp
-		err  error
-	}
-	done := make(chan result, 2)
+	done := make(chan answer, 2)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	ask := func(key string) {
-		resp, err := request[echoReq, echoResp](ctx, nc, "queued", echoReq{Key: key}, fast, nil)
-		done <- result{resp, err}
-	}
-	go ask("running")
+	go ask(ctx, nc, "queued", "running", nil, done)
 	<-started
-	go ask("queued")
+	go ask(ctx, nc, "queued", "queued", nil, done)
 	time.Sleep(3 * fast.beat) // the second request reaches the worker and waits there
 	serveOn(t, nc, "queued", func(ctx context.Context, r echoReq) (echoResp, error) {
 		return echoResp{Key: r.Key, Worker: 2}, nil
