@@ -9,7 +9,8 @@ import (
 )
 
 // aliveHeader names the header of a stage request that carries the inbox
-// on which the worker running it says, every beat, that it still is. A
+// on which the worker holding it (running it, or keeping it until a slot
+// is free) says, every beat, that it still is. A
 // worker killed under a request (the kernel's out-of-memory killer, a
 // crash in a C library) sends no answer; its caller, hearing the beats
 // stop, sends the request once more instead of waiting out the whole
@@ -59,7 +60,7 @@ func keepAlive(nc *nats.Conn, inbox string, beat time.Duration) (stop func()) {
 	}
 }
 
-// errWorkerLost says the worker running a request stopped beating before
+// errWorkerLost says the worker holding a request stopped beating before
 // it answered.
 type errWorkerLost struct{}
 
@@ -67,9 +68,9 @@ func (errWorkerLost) Error() string { return "the worker stopped while handling 
 
 // requestWatched sends m and waits for its answer as RequestMsgWithContext
 // does, listening on a fresh inbox for the beats of the worker that takes
-// it (aliveHeader). Until the first beat nothing is assumed (the request
-// may wait in a busy worker's queue, or reach a worker that does not
-// beat); after one, a silence of l.lost ends the wait with errWorkerLost.
+// it (aliveHeader). Until the first beat nothing is assumed (a worker of
+// an older release does not beat); after one, a silence of l.lost ends the
+// wait with errWorkerLost.
 func requestWatched(ctx context.Context, nc *nats.Conn, m *nats.Msg, l liveness) (*nats.Msg, error) {
 	inbox := nc.NewRespInbox()
 	beats := make(chan struct{}, 1)

@@ -96,25 +96,20 @@ func sourceRect(r geom.Rotation, sw, sh, y0, y1 int) image.Rectangle {
 // writeBand compresses the part src of img turned by r, the next rows of
 // jw's image.
 func writeBand(jw *jpegWriter, img image.Image, src image.Rectangle, r geom.Rotation) error {
+	// Grey and RGBA rows are read where they lie: compressed as they are
+	// when r is 0, else wrapped for OpenCV to turn.
+	var pix []byte
+	var stride, ch int
 	var m gocv.Mat
 	var err error
 	switch im := img.(type) {
 	case *image.Gray:
-		if r == 0 {
-			return jw.write(im.Pix[im.PixOffset(src.Min.X, src.Min.Y):], im.Stride, src.Dy())
-		}
-		m, err = wrap(im.Pix[im.PixOffset(src.Min.X, src.Min.Y):], src.Dx(), src.Dy(), im.Stride, 1)
+		pix, stride, ch = im.Pix[im.PixOffset(src.Min.X, src.Min.Y):], im.Stride, 1
 	case *image.RGBA:
-		if r == 0 {
-			return jw.write(im.Pix[im.PixOffset(src.Min.X, src.Min.Y):], im.Stride, src.Dy())
-		}
-		m, err = wrap(im.Pix[im.PixOffset(src.Min.X, src.Min.Y):], src.Dx(), src.Dy(), im.Stride, 4)
+		pix, stride, ch = im.Pix[im.PixOffset(src.Min.X, src.Min.Y):], im.Stride, 4
 	case *image.NRGBA:
 		// Alpha is dropped: transparent areas keep their colour values.
-		if r == 0 {
-			return jw.write(im.Pix[im.PixOffset(src.Min.X, src.Min.Y):], im.Stride, src.Dy())
-		}
-		m, err = wrap(im.Pix[im.PixOffset(src.Min.X, src.Min.Y):], src.Dx(), src.Dy(), im.Stride, 4)
+		pix, stride, ch = im.Pix[im.PixOffset(src.Min.X, src.Min.Y):], im.Stride, 4
 	case *image.YCbCr:
 		m, err = fromYCbCr(im.SubImage(src).(*image.YCbCr))
 	default:
@@ -122,14 +117,20 @@ func writeBand(jw *jpegWriter, img image.Image, src image.Rectangle, r geom.Rota
 		draw.Draw(part, part.Bounds(), img, src.Min, draw.Src)
 		return writeBand(jw, part, part.Bounds(), r)
 	}
+	if pix != nil {
+		if r == 0 {
+			return jw.write(pix, stride, src.Dy())
+		}
+		m, err = wrap(pix, src.Dx(), src.Dy(), stride, ch)
+	}
 	if err != nil {
 		return fmt.Errorf("cvimg: JPEG: %w", err)
 	}
 	m = turnMat(m, r)
 	defer m.Close()
-	pix, err := m.DataPtrUint8()
+	turned, err := m.DataPtrUint8()
 	if err != nil {
 		return fmt.Errorf("cvimg: JPEG: %w", err)
 	}
-	return jw.write(pix, m.Step(), m.Rows())
+	return jw.write(turned, m.Step(), m.Rows())
 }

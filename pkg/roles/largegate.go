@@ -50,26 +50,24 @@ func (g *largeGate) enter(ctx context.Context, pixels int) (func(), error) {
 // (a caller of an older release) is read first and then waits. The caller
 // must call the returned function when done with the crop.
 func readGated(ctx context.Context, g *largeGate, st store.Store, key string, pixels int) (image.Image, func(), error) {
-	if pixels > 0 {
-		leave, err := g.enter(ctx, pixels)
-		if err != nil {
+	var img image.Image
+	if pixels <= 0 {
+		var err error
+		if img, err = readCrop(ctx, st, key); err != nil {
 			return nil, nil, err
 		}
-		img, err := readCrop(ctx, st, key)
-		if err != nil {
+		b := img.Bounds()
+		pixels = b.Dx() * b.Dy()
+	}
+	leave, err := g.enter(ctx, pixels)
+	if err != nil {
+		return nil, nil, err
+	}
+	if img == nil {
+		if img, err = readCrop(ctx, st, key); err != nil {
 			leave()
 			return nil, nil, err
 		}
-		return img, leave, nil
-	}
-	img, err := readCrop(ctx, st, key)
-	if err != nil {
-		return nil, nil, err
-	}
-	b := img.Bounds()
-	leave, err := g.enter(ctx, b.Dx()*b.Dy())
-	if err != nil {
-		return nil, nil, err
 	}
 	return img, leave, nil
 }
