@@ -170,7 +170,6 @@ type Worker struct {
 	// cancelSub hears CancelSubject.
 	cancelSub *nats.Subscription
 	sem       chan struct{}
-	done      chan struct{}
 	nc        *nats.Conn
 	beat      time.Duration // between a held request's beats
 	// held counts the requests received and not yet answered; mu guards
@@ -206,7 +205,7 @@ func Serve[Req, Resp any](nc *nats.Conn, stage string, o ServeOptions, h Handler
 		// CPU limit, where NumCPU counts the host's.
 		concurrency = runtime.GOMAXPROCS(0)
 	}
-	w := &Worker{sem: make(chan struct{}, concurrency), done: make(chan struct{}), observe: o.Observe, timeout: timeout,
+	w := &Worker{sem: make(chan struct{}, concurrency), observe: o.Observe, timeout: timeout,
 		cancels: newCancels(timeout), nc: nc, beat: defaultLiveness.beat}
 	if o.beat > 0 {
 		w.beat = o.beat
