@@ -86,9 +86,14 @@ func Sweep(ctx context.Context, st store.Store, r *Records, cutoff time.Time) []
 }
 
 // inputKeeper reports whether the object under tasks/ at key belongs to a
-// task still queued or running, reading each task's record once.
+// task still queued or running, reading each task's record once: by its
+// record, or by its message still in the task stream when its record is
+// gone (its TTL ran out while no gateway ran to renew it; the gateways
+// write it again, Queue.restore). Judged by the record alone, such a
+// task's input was removed before its runner took it.
 func (r *Records) inputKeeper() func(context.Context, string) (bool, error) {
 	known := map[string]bool{}
+	var waiting map[string]bool
 	return func(ctx context.Context, key string) (bool, error) {
 		id, ok := taskOfKey(key)
 		if !ok {
@@ -101,9 +106,36 @@ func (r *Records) inputKeeper() func(context.Context, string) (bool, error) {
 		if err != nil {
 			return false, err
 		}
+		if !keep {
+			if waiting == nil {
+				if waiting, err = r.waiting(ctx); err != nil {
+					return false, err
+				}
+			}
+			keep = waiting[id]
+		}
 		known[id] = keep
 		return keep, nil
 	}
+}
+
+// waiting is the set of task ids whose message the task stream holds:
+// accepted and not yet finished (a finished task's message is
+// acknowledged, and so removed, once its record says so).
+func (r *Records) waiting(ctx context.Context) (map[string]bool, error) {
+	ids := map[string]bool{}
+	stream, err := r.js.Stream(ctx, StreamName)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		return ids, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("tasks: bind stream %s: %w", StreamName, err)
+	}
+	err = eachJob(ctx, stream, func(job Job, _ time.Time) error {
+		ids[job.ID] = true
+		return nil
+	})
+	return ids, err
 }
 
 // taskOfKey is the task id of a key under InputPrefix(id).

@@ -50,10 +50,20 @@ func (q *Queue) keepRecords(ctx context.Context) {
 }
 
 // keepPass renews the record of every task message in the stream, oldest
-// first, each message read with the server's next-by-subject lookup so
-// that only the messages held are read, however far apart.
+// first (eachJob).
 func (q *Queue) keepPass(ctx context.Context) error {
-	info, err := q.stream.Info(ctx)
+	return eachJob(ctx, q.stream, func(job Job, queued time.Time) error {
+		return q.keep(ctx, job, queued)
+	})
+}
+
+// eachJob calls fn with every task message's job in the stream and the
+// time it was queued, oldest first, each message read with the server's
+// next-by-subject lookup so that only the messages held are read, however
+// far apart. A message that is not a job is skipped (the runner that
+// takes it drops it).
+func eachJob(ctx context.Context, stream jetstream.Stream, fn func(Job, time.Time) error) error {
+	info, err := stream.Info(ctx)
 	if err != nil {
 		return fmt.Errorf("tasks: stream info: %w", err)
 	}
@@ -61,7 +71,7 @@ func (q *Queue) keepPass(ctx context.Context) error {
 		return nil
 	}
 	for seq := info.State.FirstSeq; ctx.Err() == nil; {
-		raw, err := q.stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subjectPrefix+"*"))
+		raw, err := stream.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subjectPrefix+"*"))
 		if errors.Is(err, jetstream.ErrMsgNotFound) {
 			return nil
 		}
@@ -71,23 +81,31 @@ func (q *Queue) keepPass(ctx context.Context) error {
 		seq = raw.Sequence + 1
 		var job Job
 		if err := json.Unmarshal(raw.Data, &job); err != nil {
-			continue // the runner that takes it drops it
+			continue
 		}
-		if err := q.keep(ctx, job.ID); err != nil {
+		if err := fn(job, raw.Time); err != nil {
 			return err
 		}
 	}
 	return ctx.Err()
 }
 
-// keep renews the record of task id when the task is queued or running
-// and its record was last written keepEvery ago or more. The record is
-// written back unchanged, on condition that nobody wrote it meanwhile: a
-// runner's newer state is never overwritten with an older one.
-func (q *Queue) keep(ctx context.Context, id string) error {
+// keep renews the record of the task of job when the task is queued or
+// running and its record was last written keepEvery ago or more. The
+// record is written back unchanged, on condition that nobody wrote it
+// meanwhile: a runner's newer state is never overwritten with an older
+// one. A record the bucket lost while no gateway ran is written again
+// (restore), so that /result answers 202 again as soon as a gateway runs,
+// not only once a runner takes the task.
+func (q *Queue) keep(ctx context.Context, job Job, queued time.Time) error {
+	id := job.ID
 	e, err := q.kv.Get(ctx, id)
-	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrInvalidKey) {
+	if errors.Is(err, jetstream.ErrInvalidKey) {
 		return nil
+	}
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		_, err := q.restore(ctx, job, queued)
+		return err
 	}
 	if err != nil {
 		return fmt.Errorf("tasks: read record %s: %w", id, err)

@@ -120,6 +120,7 @@ func Level(priority int) int {
 // Enqueue records the task as queued and publishes its job. The input must
 // already be in the store under job.InputKey.
 func (q *Queue) Enqueue(ctx context.Context, job Job, owner string) error {
+	job.Owner = owner
 	st := State{ID: job.ID, Method: job.Method, Status: Queued, Owner: owner, Priority: job.Priority, Created: time.Now().UTC()}
 	if err := q.put(ctx, st); err != nil {
 		return err
@@ -146,6 +147,19 @@ func (q *Queue) RecordAnswered(ctx context.Context, id, method, owner string) er
 
 // Get reads a task's state; ok is false for an unknown or expired task.
 func (q *Queue) Get(ctx context.Context, id string) (State, bool, error) {
+	st, ok, err := q.read(ctx, id)
+	if err != nil || !ok {
+		return State{}, false, err
+	}
+	if st.Expired(time.Now(), q.opts.TTL) {
+		return State{}, false, nil
+	}
+	return st, true, nil
+}
+
+// read reads a task's record as it is, expired result or not; ok is false
+// when the bucket holds none.
+func (q *Queue) read(ctx context.Context, id string) (State, bool, error) {
 	e, err := q.kv.Get(ctx, id)
 	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrInvalidKey) {
 		return State{}, false, nil
@@ -157,10 +171,41 @@ func (q *Queue) Get(ctx context.Context, id string) (State, bool, error) {
 	if err := json.Unmarshal(e.Value(), &st); err != nil {
 		return State{}, false, fmt.Errorf("tasks: decode state %s: %w", id, err)
 	}
-	if st.Expired(time.Now(), q.opts.TTL) {
-		return State{}, false, nil
-	}
 	return st, true, nil
+}
+
+// restore writes again, as queued, the record of a task whose message the
+// stream still holds but whose record the bucket lost: its TTL ran out
+// while no gateway ran to renew it (keepRecords), such as an all-in-one
+// stopped for longer than the record TTL, or the bucket's TTL was lowered
+// (COMPLETED_TASK_TTL_SECONDS) at a restart. The message is what says the
+// task was accepted and not finished: a finished task's message is
+// acknowledged only after its record says so. Dropped instead, such a
+// task was lost, and /result answered 404 for a task_id it had accepted.
+// A record written meanwhile by someone else is kept and returned.
+func (q *Queue) restore(ctx context.Context, job Job, queued time.Time) (State, error) {
+	st := State{ID: job.ID, Method: job.Method, Status: Queued, Owner: job.Owner, Priority: job.Priority,
+		Created: queued.UTC()}
+	b, err := json.Marshal(st)
+	if err != nil {
+		return State{}, fmt.Errorf("tasks: encode state: %w", err)
+	}
+	if _, err := q.kv.Create(ctx, job.ID, b); err != nil {
+		if !errors.Is(err, jetstream.ErrKeyExists) {
+			return State{}, apierr.Wrap(apierr.DependencyDown, err, "Task state unavailable")
+		}
+		cur, ok, err := q.read(ctx, job.ID)
+		if err != nil {
+			return State{}, err
+		}
+		if ok {
+			return cur, nil
+		}
+		return State{}, fmt.Errorf("tasks: record of %s neither created nor readable", job.ID)
+	}
+	q.log.Warn("record of a waiting task was lost (its TTL ran out while no gateway renewed it); written again as queued",
+		"task", job.ID)
+	return st, nil
 }
 
 // Result reads a finished task's stored body. A body the store no longer

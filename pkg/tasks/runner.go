@@ -111,20 +111,24 @@ func (q *Queue) process(ctx context.Context, msg jetstream.Msg, exec Exec) {
 		_ = msg.Term()
 		return
 	}
-	st, ok, err := q.Get(ctx, job.ID)
+	meta, _ := msg.Metadata()
+	st, ok, err := q.read(ctx, job.ID)
+	if err == nil && !ok {
+		queued := time.Now()
+		if meta != nil {
+			queued = meta.Timestamp
+		}
+		st, err = q.restore(ctx, job, queued)
+	}
 	if err != nil {
 		_ = msg.NakWithDelay(time.Second)
 		return
 	}
-	if !ok || st.Status == Done || st.Status == Failed {
-		// Finished by a runner that died before acknowledging, or expired.
-		if !ok {
-			q.log.Warn("dropping a task whose record has expired", "task", job.ID)
-		}
+	if st.Status == Done || st.Status == Failed {
+		// Finished by a runner that died before acknowledging.
 		_ = msg.Ack()
 		return
 	}
-	meta, _ := msg.Metadata()
 	// A try counts its own pages from none: those of a try before it (its
 	// runner stopped, or it failed and is tried again) are not done by
 	// this one, and a polling client was shown them until this try's

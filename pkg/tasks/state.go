@@ -35,6 +35,12 @@ type Job struct {
 	Size     int64           `json:"size"`
 	Params   json.RawMessage `json:"params"`
 	Priority int             `json:"priority"`
+	// Owner is the hash of the token that created the task, as in its
+	// State: a record lost while the task waited (see Queue.restore) is
+	// written again from its message, with the same owner. A message of
+	// an earlier release carries none: its task, so restored, is read with
+	// its id alone, as an on-premises task is.
+	Owner string `json:"owner,omitempty"`
 }
 
 // State is a task's record in the KV bucket.
