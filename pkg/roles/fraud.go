@@ -113,7 +113,7 @@ func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, fc *fakecheck.C
 	}
 	p.CheckFake = false // checked below: the metadata result is part of every fraud answer
 	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels}, d.Stages, nil)
-	cls, err := run.Classify(ctx, pipeline.Input{TaskID: req.TaskID, InputKey: req.InputKey, Size: req.Size}, p, nil)
+	cls, err := run.Classify(ctx, pipeline.Input{TaskID: req.TaskID, InputKey: req.InputKey, Size: req.Size}, p, pageCount(d, req.TaskID))
 	if err != nil {
 		return nil, err
 	}

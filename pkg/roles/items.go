@@ -39,3 +39,16 @@ func eachItem(ctx context.Context, d Deps, taskID string, items []pipeline.Item,
 	}
 	return g.Wait()
 }
+
+// pageCount is the progress a classification run before a task's own work
+// (recognize, fraud) is given: the task's page count with none done, told
+// as soon as the first page is cut, and nothing more, since a page is done
+// only once eachItem has handled its documents. A client polling such a
+// task saw 0 of 0 pages until the first page's documents were all done.
+func pageCount(d Deps, taskID string) pipeline.Progress {
+	return func(done, total int) {
+		if done == 0 {
+			reportProgress(d, taskID, 0, total)
+		}
+	}
+}

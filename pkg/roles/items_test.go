@@ -116,3 +116,44 @@ func TestEachItem(t *testing.T) {
 		})
 	}
 }
+
+// TestPageCount checks that a classification run before a task's own work
+// tells the page count once, with none done, and no classified page as done
+// (eachItem counts a page done once its documents are handled).
+func TestPageCount(t *testing.T) {
+	ns, err := bus.StartEmbedded(bus.EmbeddedOptions{StoreDir: t.TempDir(), Port: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ns.Shutdown)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	nc, err := bus.Connect(ns.ClientURL(), "test", log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	var mu sync.Mutex
+	var got [][2]int
+	stop, err := bus.FollowProgress(nc, "page-count", func(done, total int) {
+		mu.Lock()
+		got = append(got, [2]int{done, total})
+		mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	progress := pageCount(Deps{NC: nc, Log: log}, "page-count")
+	for done := range 4 { // as runPages tells it: none done of 3, then each page classified
+		progress(done, 3)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // let the reports arrive
+	stop()
+	mu.Lock()
+	defer mu.Unlock()
+	if want := [][2]int{{0, 3}}; !slices.Equal(got, want) {
+		t.Errorf("reported %v, want %v", got, want)
+	}
+}

@@ -175,7 +175,7 @@ func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, n no
 	// classes are then left out, having no fields.
 	cp.DocTypes = p.DocTypes
 	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels}, d.Stages, nil)
-	cls, err := run.Classify(ctx, pipeline.Input{TaskID: req.TaskID, InputKey: req.InputKey, Size: req.Size}, cp, nil)
+	cls, err := run.Classify(ctx, pipeline.Input{TaskID: req.TaskID, InputKey: req.InputKey, Size: req.Size}, cp, pageCount(d, req.TaskID))
 	if err != nil {
 		return err
 	}
