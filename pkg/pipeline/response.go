@@ -32,7 +32,10 @@ type FakeReason struct {
 	Source string `json:"source"`
 	Field  string `json:"field"`
 	Value  string `json:"value"`
-	Editor string `json:"editor,omitempty"`
+	// Editor is always sent, empty for a trace that names no editor (a
+	// PDF's later ModDate): the OpenAPI document requires it and clients
+	// read r["editor"] on each reason (see fakecheck.Reason).
+	Editor string `json:"editor"`
 }
 
 // ClassifyResponse is the body of a finished classification.
