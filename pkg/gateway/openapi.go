@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -33,8 +34,9 @@ func OpenAPI() obj {
 	tokenSecurity := []obj{{"token": []string{}}, {"tokenHeader": []string{}}}
 	op := func(summary, desc, schema string, spec []params.Param, withToken bool) obj {
 		post := obj{"summary": summary, "description": desc, "parameters": queryParams(spec), "requestBody": multipart,
-			"responses": merge(obj{"200": obj{"description": "Processed: the method's body. With async=true, accepted: the AsyncAccepted body at once; fetch the method's body from /result/{task_id}.",
-				"content": obj{"application/json": obj{"schema": obj{"oneOf": []obj{
+			"responses": merge(obj{"200": obj{"description": "Processed: the method's body. With async=true, accepted: the AsyncAccepted body at once; fetch the method's body from /result/{task_id}. " +
+				"anyOf, not oneOf: the accept body is also a valid classify or recognize body with no items (and a recognize answer that lists no document is also an AsyncAccepted), so the two cannot be told apart by shape; the request's async says which it is.",
+				"content": obj{"application/json": obj{"schema": obj{"anyOf": []obj{
 					{"$ref": "#/components/schemas/" + schema}, {"$ref": "#/components/schemas/AsyncAccepted"}}}}}}}, errRefs)}
 		if withToken {
 			// The token as a security scheme: the page's Authorize button
@@ -58,8 +60,11 @@ func OpenAPI() obj {
 		"configures (ADDRESS_SERVICE_URL; source \"address_service\"); where none is configured (the on-premises default) it is " +
 		"accepted and ignored, and a failing service leaves the address as read."
 	health := obj{"summary": "Health (HEAD answers the same status without a body)", "responses": obj{
-		"200": obj{"description": "Every dependency classification needs answers: {success: true, version, checks}. checks also report the OCR and forgery-check workers (ocr, fraud), which do not fail the check: their routes answer 503 while they are not running."},
-		"503": obj{"description": "A dependency (NATS, store, license, a stage or its model) is down; checks name it."}}}
+		"200": obj{"description": "Every dependency classification needs answers: {success: true, version, checks}. checks also report the OCR and forgery-check workers (ocr, fraud), which do not fail the check: their routes answer 503 while they are not running.",
+			"content": obj{"application/json": obj{"schema": obj{"$ref": "#/components/schemas/Health"}}}},
+		"503": obj{"description": "A dependency (NATS, store, license, a stage or its model) is down; checks name it. The error envelope (errno 22 dependency_down, its message naming the failing checks) with success false, version and checks.",
+			"headers": obj{"Retry-After": retryAfter("5")},
+			"content": obj{"application/json": obj{"schema": obj{"allOf": []obj{{"$ref": "#/components/schemas/Health"}, {"$ref": "#/components/schemas/Error"}}}}}}}}
 	docsPageOp := obj{"summary": "Interactive API page (Swagger UI, served from the binary, works offline; HEAD answers the same without a body)",
 		"responses": obj{"200": obj{"description": "The page.", "content": obj{"text/html": obj{"schema": obj{"type": "string"}}}}}}
 	openAPIOp := obj{"summary": "This OpenAPI 3 document (HEAD answers the same without a body)",
@@ -67,7 +72,7 @@ func OpenAPI() obj {
 	stageDesc := func(what string) string {
 		return what + " Served by its own stage worker; while that worker is not deployed the answer is 503 naming it."
 	}
-	return obj{
+	doc := obj{
 		"openapi": "3.0.3",
 		"info": obj{"title": "Document classification service", "version": Version(),
 			"description": "On-premises document classification, extraction, OCR and forgery check. Errors use one envelope " +
@@ -85,8 +90,12 @@ func OpenAPI() obj {
 					{"name": "task_id", "in": "path", "required": true, "schema": obj{"type": "string", "pattern": "^[0-9a-fA-F]{32}$"}, "description": "As the method answered it (lower case; upper case is read the same)."}},
 				"security": append([]obj{{}}, tokenSecurity...),
 				"responses": merge(obj{
-					"200": obj{"description": "Done: the method's response body."},
-					"202": obj{"description": "Not done yet", "content": obj{"application/json": obj{"schema": obj{"$ref": "#/components/schemas/Pending"}}}},
+					"200": obj{"description": "Done: the response body of the method that created the task (classify: ClassifyResponse, recognize: RecognizeResponse, fraud: FraudResponse, fulltext: FulltextResponse).",
+						"content": obj{"application/json": obj{"schema": obj{"anyOf": []obj{
+							{"$ref": "#/components/schemas/ClassifyResponse"}, {"$ref": "#/components/schemas/RecognizeResponse"},
+							{"$ref": "#/components/schemas/FraudResponse"}, {"$ref": "#/components/schemas/FulltextResponse"}}}}}},
+					"202": obj{"description": "Not done yet", "headers": obj{"Retry-After": retryAfter("1")},
+						"content": obj{"application/json": obj{"schema": obj{"$ref": "#/components/schemas/Pending"}}}},
 				}, errRefs)}},
 			"/healthcheck":  obj{"get": health, "head": health},
 			"/docs":         obj{"get": docsPageOp, "head": docsPageOp},
@@ -98,6 +107,38 @@ func OpenAPI() obj {
 				"description": "License key of the hosted-compatible paths /classify and /recognize (checked as AUTH_MODE says); /result answers their tasks to the same key only. The on-premises paths (/pipelines/run/...) take none."},
 			"tokenHeader": obj{"type": "apiKey", "in": "header", "name": "Token", "description": "The same key in the Token header."}}},
 	}
+	setOperationIDs(doc["paths"].(obj))
+	return doc
+}
+
+// setOperationIDs names every operation after its method and path
+// (postPipelinesRunClassify, getResultTaskId, headHealthcheck): client
+// generators name their methods after operationId and invent unstable
+// names without one. GET and HEAD share their operation objects, so each
+// gets a copy.
+func setOperationIDs(paths obj) {
+	for p, v := range paths {
+		item := v.(obj)
+		for m, op := range item {
+			o := maps.Clone(op.(obj))
+			o["operationId"] = operationID(m, p)
+			item[m] = o
+		}
+	}
+}
+
+func operationID(method, path string) string {
+	var b strings.Builder
+	b.WriteString(method)
+	for _, part := range strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '{' || r == '}' || r == '_' || r == '.' }) {
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	return b.String()
+}
+
+// retryAfter documents the Retry-After header of an answer.
+func retryAfter(example string) obj {
+	return obj{"description": "Seconds to wait before sending again (or polling).", "schema": obj{"type": "integer", "example": example}}
 }
 
 // fulltextIgnores are classify's parameters that full-text OCR accepts (it
@@ -168,8 +209,12 @@ func errorResponses() obj {
 	}
 	out := obj{}
 	for status, lines := range byStatus {
-		out[fmt.Sprint(status)] = obj{"description": strings.Join(lines, "; "),
+		r := obj{"description": strings.Join(lines, "; "),
 			"content": obj{"application/json": obj{"schema": obj{"$ref": "#/components/schemas/Error"}}}}
+		if status == http.StatusServiceUnavailable {
+			r["headers"] = obj{"Retry-After": retryAfter("5")}
+		}
+		out[fmt.Sprint(status)] = r
 	}
 	return out
 }
@@ -186,11 +231,15 @@ func merge(a, b obj) obj {
 }
 
 func schemas() obj {
+	errnos := []int{}
+	for _, e := range apierr.Catalogue() {
+		errnos = append(errnos, e.Errno)
+	}
 	coords := obj{"type": "array", "minItems": 4, "maxItems": 4, "description": "Top-left, top-right, bottom-left, bottom-right of the upright document, page pixels.",
 		"items": obj{"type": "array", "minItems": 2, "maxItems": 2, "items": obj{"type": "integer"}}}
 	errorSchema := obj{"type": "object", "required": []string{"code", "message", "errno", "traceback", "detail"}, "properties": obj{
 		"code": obj{"type": "integer", "description": "HTTP status"}, "message": obj{"type": "string"},
-		"errno":     obj{"type": "integer", "description": "Stable error number, see ErrorCatalogue"},
+		"errno":     obj{"type": "integer", "enum": errnos, "description": "Stable error number, see ErrorCatalogue"},
 		"traceback": obj{"type": "string", "nullable": true, "description": "Filled on 5xx for support; no secrets."},
 		"detail": obj{"type": "array", "items": obj{"type": "object", "properties": obj{
 			"loc": obj{"type": "array", "items": obj{"type": "string"}}, "msg": obj{"type": "string"}, "type": obj{"type": "string"}}}}}}
@@ -202,10 +251,15 @@ func schemas() obj {
 		"Error": errorSchema,
 		"ErrorCatalogue": obj{"type": "array", "description": "Every error the service answers.", "example": catalogue,
 			"items": obj{"type": "object"}},
-		"Pending": obj{"allOf": []obj{{"$ref": "#/components/schemas/Error"}, {"type": "object", "properties": obj{
-			"task_id": obj{"type": "string"}, "status": obj{"type": "string", "enum": []string{"queued", "running"}},
-			"progress": obj{"type": "object", "description": "pages done of the file's pages while the task runs (classify: its documents classified and oriented, pages_total known once the first page is cut; fulltext: read; recognize and fraud: their documents done); both 0 until the first page is counted. pages_done counts the current try's pages: a task tried again (its gateway stopped under it, a try failed for a dependency down or ran past PIPELINE_TIMEOUT) shows 0 done of the same pages_total from the moment its try ends (its gateway killed outright: when the next try starts), never an earlier try's pages",
+		"Pending": obj{"allOf": []obj{{"$ref": "#/components/schemas/Error"}, {"type": "object", "required": []string{"task_id", "status", "progress"}, "properties": obj{
+			"task_id": obj{"type": "string", "pattern": "^[0-9a-f]{32}$"}, "status": obj{"type": "string", "enum": []string{"queued", "running"}},
+			"progress": obj{"type": "object", "description": "pages done of the file's pages while the task runs (classify: its documents classified and oriented; fulltext: read; recognize and fraud: their documents done); pages_total known once the first page is cut (fulltext: once the first page is read), 0 before. pages_done counts the current try's pages: a task tried again (its gateway stopped under it, a try failed for a dependency down or ran past PIPELINE_TIMEOUT) shows 0 done of the same pages_total from the moment its try ends (its gateway killed outright: when the next try starts), never an earlier try's pages",
+				"required":   []string{"pages_done", "pages_total"},
 				"properties": obj{"pages_done": obj{"type": "integer"}, "pages_total": obj{"type": "integer"}}}}}}},
+		"Health": obj{"type": "object", "required": []string{"success", "version", "checks"}, "properties": obj{
+			"success": obj{"type": "boolean"}, "version": obj{"type": "string", "description": "Release number MAJOR.MINOR.PATCH"},
+			"checks": obj{"type": "object", "additionalProperties": obj{"type": "string"},
+				"description": "Each dependency (nats, store, license, crop, classify, orient, ocr, fraud): ok, or why it is not."}}},
 		"AsyncAccepted": obj{"type": "object", "required": []string{"task_id", "items", "pages_count", "page_count", "docs_count"},
 			"description": "The answer to any method with async=true, at once: the classify body of a task not yet run (no items, counts 0).",
 			"properties": obj{
@@ -230,8 +284,8 @@ func schemas() obj {
 					"value": obj{"type": "string"}, "editor": obj{"type": "string", "description": "empty for a trace that names no editor"}}}},
 			"code": obj{"type": "integer"}, "message": obj{"type": "string"}, "errno": obj{"type": "integer"},
 			"traceback": obj{"type": "string", "nullable": true}, "detail": obj{"type": "array", "items": obj{}}}},
-		"Item": obj{"type": "object", "properties": obj{
-			"document": obj{"type": "object", "properties": obj{
+		"Item": obj{"type": "object", "required": []string{"document", "image_exposure", "image_blured", "low_image_resolution", "low_image_weight"}, "properties": obj{
+			"document": obj{"type": "object", "required": []string{"type", "page", "rotation", "coords", "confidence"}, "properties": obj{
 				"type":       obj{"type": "string", "enum": doctypes.All()},
 				"page":       obj{"type": "integer", "minimum": 1},
 				"rotation":   obj{"type": "integer", "minimum": 0, "maximum": 7, "description": "k + 4m: mirror first when m = 1, then k quarter turns clockwise. 0 for other, not_document, empty."},
@@ -250,15 +304,15 @@ func fulltextSchema() obj {
 	quad := obj{"type": "array", "minItems": 4, "maxItems": 4, "description": "top-left, top-right, bottom-left, bottom-right [x, y] of the upright text, in the page's pixels as sent",
 		"items": obj{"type": "array", "items": obj{"type": "integer"}}}
 	conf := obj{"type": "number", "minimum": 0, "maximum": 1, "description": "Tesseract's word confidence / 100 (a line: the mean of its words)"}
-	word := obj{"type": "object", "properties": obj{"text": obj{"type": "string"}, "confidence": conf, "coords": quad}}
-	line := obj{"type": "object", "properties": obj{"text": obj{"type": "string"}, "confidence": conf, "coords": quad,
+	word := obj{"type": "object", "required": []string{"text", "confidence", "coords"}, "properties": obj{"text": obj{"type": "string"}, "confidence": conf, "coords": quad}}
+	line := obj{"type": "object", "required": []string{"text", "confidence", "coords", "block", "document", "words"}, "properties": obj{"text": obj{"type": "string"}, "confidence": conf, "coords": quad,
 		"block":    obj{"type": "integer", "description": "lines read together, numbered on across the page: a paragraph of a page read whole (or of the rest of a page), a row of a document"},
 		"document": obj{"type": "integer", "minimum": 0, "description": "the document (1-based, in pages[].documents) the line was read on; 0 for a page read whole or the rest of a page"},
 		"words":    obj{"type": "array", "items": word}}}
-	doc := obj{"type": "object", "properties": obj{
+	doc := obj{"type": "object", "required": []string{"coords", "rotation"}, "properties": obj{
 		"coords":   obj{"type": "array", "minItems": 4, "maxItems": 4, "description": "the upright document's top-left, top-right, bottom-left, bottom-right [x, y] on the page", "items": obj{"type": "array", "items": obj{"type": "integer"}}},
 		"rotation": obj{"type": "integer", "minimum": 0, "maximum": 3, "description": "quarter turns clockwise the document's crop was turned to be read (never mirrored)"}}}
-	page := obj{"type": "object", "properties": obj{"page": obj{"type": "integer", "description": "1-based"},
+	page := obj{"type": "object", "required": []string{"page", "width", "height", "rotation", "text", "lines", "documents"}, "properties": obj{"page": obj{"type": "integer", "description": "1-based"},
 		"width": obj{"type": "integer"}, "height": obj{"type": "integer"},
 		"rotation":  obj{"type": "integer", "minimum": 0, "maximum": 3, "description": "quarter turns clockwise the page (or the rest of a page around its documents) was turned to be read upright, coded as the classification's rotation (never mirrored); 0 when it was read as it lies or not at all"},
 		"text":      obj{"type": "string", "description": "the page's lines: each document's rows, then the rest of the page's paragraphs, separated by blank lines"},

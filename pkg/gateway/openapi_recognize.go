@@ -1,5 +1,7 @@
 package gateway
 
+import "docsuite/pkg/doctypes"
+
 // recognizeSchema describes the body of /recognize and
 // /pipelines/run/recognize.
 func recognizeSchema() obj {
@@ -33,8 +35,8 @@ func recognizeSchema() obj {
 		"(dd.mm.yyyy), locality, street, address (locality, street), subdivision_code and, through the subdivision directory, " +
 		"issuing_authority; a deregistration deregistration_date and issuing_authority; both series_and_number from the page's edge. " +
 		"Other types have no field list yet: fields is {}."
-	item := obj{"type": "object", "required": []string{"doc_type", "fields", "doc_coords", "confidence"}, "properties": obj{
-		"doc_type":   obj{"type": "string", "description": "Document type identifier (as classify names it; a residence page's follows its newest stamp)."},
+	item := obj{"type": "object", "required": []string{"doc_type", "fields", "doc_coords", "confidence", "page", "rotation"}, "properties": obj{
+		"doc_type":   obj{"type": "string", "enum": doctypes.All(), "description": "Document type identifier (as classify names it; a residence page's follows its newest stamp)."},
 		"fields":     obj{"type": "object", "description": passport, "additionalProperties": field},
 		"doc_coords": quad("of the document in the page's pixels (the whole page with mode=recognize_only)"),
 		"confidence": obj{"type": "number", "minimum": 0, "maximum": 1, "description": "Calibrated confidence of the type (1 with mode=recognize_only)."},
