@@ -197,9 +197,17 @@ func DecodeError(err error) error {
 	case errors.As(err, &le):
 		return &apierr.Error{Code: apierr.TooManyPixels, Cause: err, Message: fmt.Sprintf("Page has %d pixels; the limit is %d (MAX_PIXELS)", le.Value, le.Max),
 			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.limit.pixels"}}}
+	case errors.Is(err, decode.ErrIndirectDJVU):
+		return &apierr.Error{Code: apierr.UnsupportedFormat, Cause: err,
+			Message: "Indirect DjVu document: the file is only the index of pages kept in separate files; send the document as one bundled DjVu file (djvmcvt -b index.djvu bundled.djvu)",
+			Detail:  []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.format"}}}
 	case errors.Is(err, decode.ErrUnsupported):
 		return &apierr.Error{Code: apierr.UnsupportedFormat, Cause: err,
 			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.format"}}}
+	case errors.Is(err, decode.ErrPDFPassword):
+		return &apierr.Error{Code: apierr.CorruptFile, Cause: err,
+			Message: "PDF is protected by a password, which is needed to open it: send the file without password protection",
+			Detail:  []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.corrupt"}}}
 	case errors.Is(err, decode.ErrCorrupt):
 		return &apierr.Error{Code: apierr.CorruptFile, Cause: err,
 			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.corrupt"}}}

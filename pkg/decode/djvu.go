@@ -31,7 +31,29 @@ var infoLine = regexp.MustCompile(`INFO \[\d+\]\s+DjVu (\d+)x(\d+)(?:, v\d+)?(?:
 // defaultDJVUdpi is DjVu's resolution when a page does not state one.
 const defaultDJVUdpi = 300
 
+// ErrIndirectDJVU is an indirect DjVu document: an index naming its
+// pages, each kept in a file of its own, which an upload of the index
+// does not carry. It wraps ErrUnsupported: only bundled documents are read.
+var ErrIndirectDJVU = errors.New("indirect DjVu document")
+
+// djvuIndirect reports an indirect multi-page document: its DIRM chunk
+// (the first of a DJVM form) has the bundled flag (0x80) clear. It returns
+// the number of component files the index names.
+func djvuIndirect(data []byte) (int, bool) {
+	if len(data) < 27 || string(data[12:16]) != "DJVM" || string(data[16:20]) != "DIRM" {
+		return 0, false
+	}
+	if data[24]&0x80 != 0 {
+		return 0, false
+	}
+	return int(data[25])<<8 | int(data[26]), true
+}
+
 func openDJVU(ctx context.Context, data []byte, opts Options) (*djvuDoc, error) {
+	if n, ok := djvuIndirect(data); ok {
+		return nil, fmt.Errorf("%w: %w: its index names %d files, each a page or a shared part, which an upload of the index does not carry",
+			ErrUnsupported, ErrIndirectDJVU, n)
+	}
 	path, err := tempCopy(opts.TempDir, djvuCopyPattern, data)
 	if err != nil {
 		return nil, err

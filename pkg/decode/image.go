@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/draw"
 	"image/gif"
 	"image/jpeg"
 	"image/png"
@@ -64,7 +65,15 @@ func configOf(data []byte, f Format) (image.Config, error) {
 	r := bytes.NewReader(data)
 	switch f {
 	case JPEG:
-		return jpeg.DecodeConfig(r)
+		cfg, err := jpeg.DecodeConfig(r)
+		if _, ok := err.(jpeg.UnsupportedError); ok {
+			// An arithmetic-coded (or other) frame image/jpeg does not
+			// read: its size from the frame header, for OpenCV to decode.
+			if w, h, ok := jpegFrameSize(data); ok {
+				return image.Config{Width: w, Height: h}, nil
+			}
+		}
+		return cfg, err
 	case PNG:
 		return png.DecodeConfig(r)
 	case GIF:
@@ -113,13 +122,13 @@ func (d *imageDoc) decode() (img image.Image, err error) {
 	case PNG:
 		return png.Decode(r)
 	case GIF:
-		return gif.Decode(r) // the first frame
+		return decodeGIF(d.data)
 	case TIFF:
 		return decodeTIFF(d.data) // the first page
 	case BMP:
 		img, err := bmp.Decode(r)
 		if err == nil {
-			return img, nil
+			return opaqueUnusedAlpha(img), nil
 		}
 		// x/image/bmp rejects RLE-compressed and 1- and 4-bit palette
 		// BMPs: RLE ones are read here, the others by OpenCV. The header
@@ -132,6 +141,58 @@ func (d *imageDoc) decode() (img image.Image, err error) {
 		return decodeHEIF(d.data)
 	}
 	return nil, fmt.Errorf("no decoder for %s", d.format)
+}
+
+// decodeGIF decodes the first frame as a viewer shows it: on the file's
+// logical screen. A frame that does not cover the screen from (0, 0) (one
+// placed at an offset, an optimiser's smaller first frame) is laid on a
+// screen of transparent pixels, which flatten turns to white paper, so the
+// page's grid is the screen's and starts at (0, 0) like every other page's
+// (the pipeline clamps coords to the page's width and height). The
+// screen's size is the one checked against MaxPixels.
+func decodeGIF(data []byte) (image.Image, error) {
+	m, err := gif.Decode(bytes.NewReader(data)) // the first frame
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := gif.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	screen := image.Rect(0, 0, cfg.Width, cfg.Height)
+	if m.Bounds() == screen {
+		return m, nil
+	}
+	out := image.NewNRGBA(screen)
+	draw.Draw(out, m.Bounds(), m, m.Bounds().Min, draw.Src)
+	return out, nil
+}
+
+// opaqueUnusedAlpha makes a 32-bit BMP whose alpha bytes are all 0
+// opaque. Many writers leave the fourth byte unused (0), and browsers and
+// Windows show such a file opaque; x/image/bmp reads it as alpha (with a
+// V4 or V5 header), which left every pixel transparent and the page white.
+func opaqueUnusedAlpha(img image.Image) image.Image {
+	m, ok := img.(*image.NRGBA)
+	if !ok {
+		return img
+	}
+	b := m.Rect
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		row := m.Pix[m.PixOffset(b.Min.X, y):][:4*b.Dx()]
+		for i := 3; i < len(row); i += 4 {
+			if row[i] != 0 {
+				return img
+			}
+		}
+	}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		row := m.Pix[m.PixOffset(b.Min.X, y):][:4*b.Dx()]
+		for i := 3; i < len(row); i += 4 {
+			row[i] = 0xFF
+		}
+	}
+	return img
 }
 
 // jpegEnd is the JPEG end-of-image marker.
@@ -147,6 +208,18 @@ var jpegEnd = []byte{0xFF, 0xD9}
 // scans arrived.
 func decodeJPEG(data []byte) (image.Image, error) {
 	img, err := jpeg.Decode(bytes.NewReader(data))
+	if _, ok := err.(jpeg.UnsupportedError); ok {
+		// A valid JPEG image/jpeg does not read (arithmetic coding, as
+		// some scanners and archival tools write): libjpeg-turbo reads it,
+		// when it is whole (libjpeg pads a file cut short with grey).
+		if !bytes.HasSuffix(data, jpegEnd) {
+			return nil, fmt.Errorf("%w (the file ends early: it was cut short, send the whole file)", err)
+		}
+		if cvImg, cvErr := decodeOpenCV(data); cvErr == nil {
+			return cvImg, nil
+		}
+		return nil, err
+	}
 	if err == nil || bytes.HasSuffix(data, jpegEnd) {
 		return img, err
 	}
@@ -186,6 +259,36 @@ func jpegBaseline(data []byte) bool {
 		i += 2 + int(data[i+2])<<8 + int(data[i+3])
 	}
 	return false
+}
+
+// jpegFrameSize reads the width and height of a JPEG file's frame header
+// (any SOFn marker), walking the markers before it.
+func jpegFrameSize(data []byte) (int, int, bool) {
+	for i := 2; i+4 <= len(data); {
+		if data[i] != 0xFF {
+			return 0, 0, false
+		}
+		m := data[i+1]
+		switch {
+		case m == 0xFF: // fill byte
+			i++
+			continue
+		case m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC:
+			if i+9 > len(data) {
+				return 0, 0, false
+			}
+			h := int(data[i+5])<<8 | int(data[i+6])
+			w := int(data[i+7])<<8 | int(data[i+8])
+			return w, h, w > 0 && h > 0
+		case m == 0xDA || m == 0xD9:
+			return 0, 0, false // a scan or the end before any frame
+		case m == 0x01 || (m >= 0xD0 && m <= 0xD7):
+			i += 2
+			continue
+		}
+		i += 2 + int(data[i+2])<<8 + int(data[i+3])
+	}
+	return 0, 0, false
 }
 
 // decodeOpenCV decodes with OpenCV's imdecode, leaving any EXIF

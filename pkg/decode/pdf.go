@@ -18,6 +18,10 @@ import (
 	"docsuite/pkg/geom"
 )
 
+// ErrPDFPassword is a PDF encrypted with a user password: no reader opens
+// it without. It wraps ErrCorrupt (docs/formats.md).
+var ErrPDFPassword = errors.New("pdf: encrypted with a password, needed to open it")
+
 // pdfPage is what pdfinfo tells of one page.
 type pdfPage struct {
 	w, h float64 // points
@@ -66,6 +70,10 @@ func openPDF(ctx context.Context, data []byte, opts Options) (*pdfDoc, error) {
 func (d *pdfDoc) readInfo(ctx context.Context) error {
 	out, err := runTool(ctx, 1<<30, 1<<20, "pdfinfo", d.path)
 	if err != nil {
+		var te *toolError
+		if errors.As(err, &te) && bytes.Contains(te.stderr, []byte("Incorrect password")) {
+			return fmt.Errorf("%w: %w", ErrCorrupt, ErrPDFPassword)
+		}
 		return corrupt(PDF, err)
 	}
 	n := -1
