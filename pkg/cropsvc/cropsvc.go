@@ -195,7 +195,11 @@ func DecodeError(err error) error {
 		return &apierr.Error{Code: apierr.TooManyPages, Cause: err, Message: fmt.Sprintf("File has %d pages; the limit is %d (MAX_PAGES)", le.Value, le.Max),
 			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.limit.pages"}}}
 	case errors.As(err, &le):
-		return &apierr.Error{Code: apierr.TooManyPixels, Cause: err, Message: fmt.Sprintf("Page has %d pixels; the limit is %d (MAX_PIXELS)", le.Value, le.Max),
+		msg := fmt.Sprintf("Page has %d pixels; the limit is %d (MAX_PIXELS)", le.Value, le.Max)
+		if n := le.FitDPI(); n >= 1 {
+			msg += fmt.Sprintf(" at dpi %d; dpi=%d or lower fits", le.DPI, n)
+		}
+		return &apierr.Error{Code: apierr.TooManyPixels, Cause: err, Message: msg,
 			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.limit.pixels"}}}
 	case errors.Is(err, decode.ErrIndirectDJVU):
 		return &apierr.Error{Code: apierr.UnsupportedFormat, Cause: err,

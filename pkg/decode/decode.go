@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math"
 )
 
 // Format is a supported input format.
@@ -56,6 +57,31 @@ type LimitError struct {
 	Value, Max int64
 	// Page is the 0-based page over the pixel limit.
 	Page int
+	// DPI is the resolution a PDF or DJVU page over the pixel limit was to
+	// be rendered at, which a lower dpi parameter brings down (FitDPI); 0
+	// for a page whose pixels are the file's own.
+	DPI int
+}
+
+// FitDPI is the highest resolution at which the page of a pixel limit
+// error rendered at e.DPI fits the limit, 0 when the dpi does not decide
+// its size (an image, a PDF page's embedded scan). It keeps a thousandth
+// of margin for the renderers' rounding of the page's sides.
+func (e *LimitError) FitDPI() int {
+	if e.Limit != "pixels" || e.DPI <= 0 || e.Value <= 0 {
+		return 0
+	}
+	return int(float64(e.DPI) * math.Sqrt(float64(e.Max)/float64(e.Value)) * 0.999)
+}
+
+// atDPI notes on a pixel limit error the resolution its page was to be
+// rendered at.
+func atDPI(err error, dpi int) error {
+	var le *LimitError
+	if errors.As(err, &le) {
+		le.DPI = dpi
+	}
+	return err
 }
 
 func (e *LimitError) Error() string {

@@ -126,7 +126,7 @@ func (d *djvuDoc) Page(ctx context.Context, i int) (image.Image, error) {
 	w := (int64(p.w)*int64(s) + int64(p.dpi) - 1) / int64(p.dpi)
 	h := (int64(p.h)*int64(s) + int64(p.dpi) - 1) / int64(p.dpi)
 	if err := d.opts.checkPixels(i, max(w, 1), max(h, 1)); err != nil {
-		return nil, err
+		return nil, atDPI(err, s)
 	}
 	// The PPM is read row by row as ddjvu writes it.
 	var img image.Image

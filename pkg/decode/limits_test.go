@@ -43,14 +43,15 @@ func TestLimits(t *testing.T) {
 		data  []byte
 		opts  Options
 		limit string
+		fit   int // FitDPI: the dpi at which the page fits, 0 where the dpi does not decide its size
 	}{
-		{"png bomb 30000x30000", testutil.PNGBomb(30000, 30000), Options{}, "pixels"},
-		{"image over a lowered limit", read("page.jpg"), Options{MaxPixels: 240*320 - 1}, "pixels"},
-		{"pdf page of 200 inches", testutil.HugePagePDF(14400), Options{}, "pixels"},
-		{"three pages over a limit of two", read("three.pdf"), Options{MaxPages: 2}, "pages"},
-		{"djvu pages over a limit of one", read("two.djvu"), Options{MaxPages: 1}, "pages"},
-		{"tiff pages over a limit of one", read("page.tiff"), Options{MaxPages: 1}, "pages"},
-		{"djvu page claiming 65000x65000", djvuHugeInfo(t, read("p1.djvu"), 65000, 65000), Options{DPI: 100}, "pixels"},
+		{"png bomb 30000x30000", testutil.PNGBomb(30000, 30000), Options{}, "pixels", 0},
+		{"image over a lowered limit", read("page.jpg"), Options{MaxPixels: 240*320 - 1}, "pixels", 0},
+		{"pdf page of 200 inches", testutil.HugePagePDF(14400), Options{}, "pixels", 49},
+		{"three pages over a limit of two", read("three.pdf"), Options{MaxPages: 2}, "pages", 0},
+		{"djvu pages over a limit of one", read("two.djvu"), Options{MaxPages: 1}, "pages", 0},
+		{"tiff pages over a limit of one", read("page.tiff"), Options{MaxPages: 1}, "pages", 0},
+		{"djvu page claiming 65000x65000", djvuHugeInfo(t, read("p1.djvu"), 65000, 65000), Options{DPI: 100}, "pixels", -1},
 	}
 	ctx := context.Background()
 	for _, tc := range tests {
@@ -65,6 +66,9 @@ func TestLimits(t *testing.T) {
 			var le *LimitError
 			if !errors.As(err, &le) || le.Limit != tc.limit {
 				t.Fatalf("got %v, want a %s limit error", err, tc.limit)
+			}
+			if got := le.FitDPI(); tc.fit >= 0 && got != tc.fit || tc.fit < 0 && got < 1 {
+				t.Errorf("FitDPI %d (page of %d pixels at dpi %d), want %d (-1: any below the dpi)", got, le.Value, le.DPI, tc.fit)
 			}
 			var after runtime.MemStats
 			runtime.ReadMemStats(&after)

@@ -287,7 +287,7 @@ func (d *pdfDoc) rasterise(ctx context.Context, i int) (image.Image, error) {
 	scale := float64(d.opts.DPI) / 72
 	w, h := int64(p.w*scale+0.5), int64(p.h*scale+0.5)
 	if err := d.opts.checkPixels(i, max(w, 1), max(h, 1)); err != nil {
-		return nil, err
+		return nil, atDPI(err, d.opts.DPI)
 	}
 	pg := strconv.Itoa(i + 1)
 	q := max(d.opts.Quality, 1)
@@ -301,7 +301,7 @@ func (d *pdfDoc) rasterise(ctx context.Context, i int) (image.Image, error) {
 		return nil, corrupt(PDF, err)
 	}
 	if err := d.opts.checkPixels(i, int64(cfg.Width), int64(cfg.Height)); err != nil {
-		return nil, err
+		return nil, atDPI(err, d.opts.DPI)
 	}
 	img, err := jpeg.Decode(bytes.NewReader(out))
 	if err != nil {
