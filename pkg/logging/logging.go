@@ -49,13 +49,21 @@ func New(w io.Writer, level string, colorize bool, role string) *slog.Logger {
 	return slog.New(h).With("role", role)
 }
 
+// replaceLevel writes the record's level by loguru's names. An attribute
+// a caller names "level" (a queue's priority level) is not the record's:
+// kept as it was, the JSON object would carry "level" twice, and a log
+// shipper (Loki, jq, Elastic) keeps the last one, filing a WARNING under
+// level 9. It is written as "attr_level" instead.
 func replaceLevel(colorize bool) func([]string, slog.Attr) slog.Attr {
-	return func(_ []string, a slog.Attr) slog.Attr {
+	return func(groups []string, a slog.Attr) slog.Attr {
 		if a.Key != slog.LevelKey {
 			return a
 		}
 		lvl, ok := a.Value.Any().(slog.Level)
-		if !ok {
+		if !ok || len(groups) > 0 {
+			if len(groups) == 0 {
+				a.Key = "attr_" + a.Key
+			}
 			return a
 		}
 		name, color := levelName(lvl)

@@ -40,3 +40,21 @@ func TestJSONRecordHasRoleAndLevelName(t *testing.T) {
 		t.Errorf("record %v", rec)
 	}
 }
+
+// TestAttributeNamedLevelKeepsTheRecordsLevel: the task runner logged its
+// priority level as "level", and the JSON line read
+// {"level":"WARNING",...,"level":9}: decoded, the record's level was 9.
+func TestAttributeNamedLevelKeepsTheRecordsLevel(t *testing.T) {
+	var buf bytes.Buffer
+	New(&buf, "INFO", false, "gateway").Warn("task fetch unanswered, asking again", "level", 9)
+	if n := strings.Count(buf.String(), `"level":`); n != 1 {
+		t.Errorf("%d \"level\" keys in %s", n, buf.String())
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec["level"] != "WARNING" {
+		t.Errorf("level decoded as %v, want WARNING: %s", rec["level"], buf.String())
+	}
+}

@@ -77,7 +77,7 @@ func (q *Queue) next(ctx context.Context) jetstream.Msg {
 		batch, err := q.cons[p].FetchNoWait(1)
 		if err != nil {
 			if ctx.Err() == nil {
-				q.log.Warn("task fetch failed", "level", p, "err", err)
+				q.log.Warn("task fetch failed", "priority", p, "err", err)
 			}
 			continue
 		}
@@ -85,7 +85,7 @@ func (q *Queue) next(ctx context.Context) jetstream.Msg {
 			return m
 		}
 		if time.Since(start) >= unansweredFetch && ctx.Err() == nil {
-			q.log.Warn("task fetch unanswered, asking again", "level", p)
+			q.log.Warn("task fetch unanswered, asking again", "priority", p)
 			return nil
 		}
 	}
