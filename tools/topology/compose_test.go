@@ -257,3 +257,19 @@ func TestNginxUpstreamsMatchGateways(t *testing.T) {
 		t.Fatalf("upstream servers %v, gateway services %v", got, want)
 	}
 }
+
+// TestProxiesWaitForTheirRequests: nginx is stopped with SIGQUIT, which
+// lets the requests it proxies finish, but compose kills it after its
+// stop_grace_period, 10 s unless set: recreating nginx (docs/operations.md,
+// "Scale") cut every synchronous request running longer than that. It
+// waits as long as the gateways it proxies to.
+func TestProxiesWaitForTheirRequests(t *testing.T) {
+	svcs := services(t, loadYAML(t, "docker-compose.yml"))
+	want := dig(svcs["gateway-1"], "stop_grace_period")
+	if want == nil {
+		t.Fatal("gateway-1 has no stop_grace_period")
+	}
+	if got := dig(svcs["nginx"], "stop_grace_period"); got != want {
+		t.Errorf("nginx stop_grace_period = %v, want the gateways' %v", got, want)
+	}
+}
