@@ -20,18 +20,25 @@ const aliveHeader = "Docsuite-Alive"
 // liveness is how often a worker beats, how long its caller waits, after
 // a first beat, for the next before it takes the worker for lost, and how
 // long it then waits for a worker to take the request again when none is
-// running.
+// running; and how long a request waits for a lost NATS connection to
+// come back (a server restarting) before it fails as dependency_down.
 type liveness struct {
-	beat    time.Duration
-	lost    time.Duration
-	restart time.Duration
+	beat      time.Duration
+	lost      time.Duration
+	restart   time.Duration
+	reconnect time.Duration
 }
 
 // defaultLiveness: a beat every 2 s, a worker lost after 10 s without one,
 // time enough for a worker whose two cores are busy and whose garbage
 // collector is at work (its beats are sent by a goroutine of their own);
-// 20 s for a lone worker's container to be restarted and load its models.
-var defaultLiveness = liveness{beat: 2 * time.Second, lost: 10 * time.Second, restart: 20 * time.Second}
+// 20 s for a lone worker's container to be restarted and load its models;
+// 5 s for the NATS connection to come back. Sent while disconnected, a
+// request sat in the client's reconnect buffer until PIPELINE_TIMEOUT
+// (120 s) and was answered 503 pipeline_timeout, holding its in-flight
+// slot all along.
+var defaultLiveness = liveness{beat: 2 * time.Second, lost: 10 * time.Second, restart: 20 * time.Second,
+	reconnect: 5 * time.Second}
 
 // keepAlive publishes on inbox now and every beat until the returned stop
 // is called. Failures to publish are dropped: a beat that does not arrive

@@ -86,6 +86,9 @@ func request[Req, Resp any](ctx context.Context, nc *nats.Conn, stage string, re
 	lost := 0
 	var restartBy time.Time
 	for {
+		if err := awaitConnected(ctx, nc, l.reconnect); err != nil {
+			return out, apierr.Wrap(apierr.DependencyDown, err, "Message bus unavailable")
+		}
 		msg, err = send(ctx, nc, stage, data, l)
 		if lost > 0 && errors.Is(err, nats.ErrNoResponders) && time.Now().Before(restartBy) {
 			// The lost worker was the only one: its replacement (a
@@ -117,6 +120,30 @@ func request[Req, Resp any](ctx context.Context, nc *nats.Conn, stage string, re
 		return out, apierr.Wrap(apierr.DependencyDown, err, "Message bus unavailable")
 	}
 	return decodeReply[Resp](stage, msg)
+}
+
+// awaitConnected returns nil once nc is connected, or an error when it
+// is not within grace (or ctx ends first); a grace of 0 does not wait.
+func awaitConnected(ctx context.Context, nc *nats.Conn, grace time.Duration) error {
+	if nc.IsConnected() {
+		return nil
+	}
+	deadline := time.NewTimer(grace)
+	defer deadline.Stop()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-deadline.C:
+			return fmt.Errorf("bus: not connected to NATS (%s)", nc.Status())
+		case <-tick.C:
+			if nc.IsConnected() {
+				return nil
+			}
+		}
+	}
 }
 
 // send publishes one stage request with an id of its own and waits for
