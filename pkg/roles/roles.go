@@ -36,13 +36,18 @@ func NewDeps(nc *nats.Conn, st store.Store, log *slog.Logger) Deps {
 	return Deps{NC: nc, Store: st, Log: log, Registry: reg, Stages: bus.NewMetrics(reg)}
 }
 
-// Connect opens the NATS connection and the store of a standalone role.
+// Connect opens the NATS connection and the store of a standalone role,
+// waiting for each (bus.Wait) until ctx ends.
 func Connect(ctx context.Context, c config.Common, name string, log *slog.Logger) (Deps, func(), error) {
-	nc, err := bus.Connect(c.NATSURL, name, log)
+	nc, err := bus.ConnectWait(ctx, c.NATSURL, name, log)
 	if err != nil {
 		return Deps{}, nil, err
 	}
-	st, err := store.Open(ctx, c.Store)
+	where := c.Store.Dir
+	if c.Store.Kind == "minio" {
+		where = c.Store.MinioEndpoint
+	}
+	st, err := bus.Wait(ctx, log, "the object store", where, func() (store.Store, error) { return store.Open(ctx, c.Store) })
 	if err != nil {
 		nc.Close()
 		return Deps{}, nil, err
