@@ -14,8 +14,8 @@ type Common struct {
 	LogLevel        string `env:"LOGURU_LEVEL" default:"INFO" doc:"Log level: TRACE, DEBUG, INFO, SUCCESS, WARNING, ERROR, CRITICAL."`
 	LogColorize     bool   `env:"LOGURU_COLORIZE" default:"false" doc:"true: human-readable coloured text logs; false: one JSON object per line."`
 	NATSURL         string `env:"NATS_URL" default:"nats://127.0.0.1:4222" doc:"NATS server(s), comma-separated. Ignored by the all-in-one, which embeds its own."`
-	PipelineTimeout int    `env:"PIPELINE_TIMEOUT" default:"120" doc:"Seconds one request may take end to end; stages share this budget. Under docker compose, raise DOCSUITE_STOP_GRACE_PERIOD with it (to this plus 10 s) so that stopping a container lets its running requests finish; the shipped nginx waits up to an hour for a gateway, so keep this under 3600."`
-	CompletedTTL    int    `env:"COMPLETED_TASK_TTL_SECONDS" default:"3600" doc:"Seconds an async result stays readable after completion."`
+	PipelineTimeout int    `env:"PIPELINE_TIMEOUT" default:"120" doc:"Seconds one request may take end to end (at most 86400); stages share this budget. Under docker compose, raise DOCSUITE_STOP_GRACE_PERIOD with it (to this plus 10 s) so that stopping a container lets its running requests finish; the shipped nginx waits up to an hour for a gateway, so keep this under 3600."`
+	CompletedTTL    int    `env:"COMPLETED_TASK_TTL_SECONDS" default:"3600" doc:"Seconds an async result stays readable after completion (at most a year, 31622400)."`
 	MetricsAddr     string `env:"METRICS_ADDR" default:"" roles:"cropper,classifier,orienter,ocr,fraud,license,janitor,allinone" doc:"Internal address for /metrics and /healthz of the stage workers, the license daemon, the janitor and the all-in-one, and for pprof of all but the license daemon (empty: off). The gateway serves /metrics on its own HTTP_ADDR and does not read this."`
 	Store           Store  `roles:"gateway,cropper,classifier,orienter,ocr,fraud,janitor,allinone"`
 }
@@ -42,7 +42,7 @@ type Models struct {
 	AllowGPU      bool   `env:"ALLOW_GPU" default:"false" doc:"true: use the CUDA execution provider when present (falls back to CPU and says so)."`
 	Dir           string `env:"MODELS_DIR" default:"models" doc:"Directory holding manifest.json and the ONNX models."`
 	ONNXRuntime   string `env:"ONNXRUNTIME_LIB" default:".cache/onnxruntime/libonnxruntime.so.1" doc:"Path of the ONNX Runtime shared library."`
-	Threads       int    `env:"MODEL_THREADS" default:"1" doc:"Intra-op threads per model session."`
+	Threads       int    `env:"MODEL_THREADS" default:"1" doc:"Intra-op threads per model session (1 to 256)."`
 	TextEvidence  bool   `env:"TEXT_EVIDENCE" default:"true" doc:"true: the classifier and orienter read each crop's text lines and machine-readable zone with PP-OCR (the zone not on a crop whose picture rules out every type that carries one) (the classifier also a Russian passport's series and number along the right edge), and the classifier the printed words of its tallest lines with Tesseract (see PRINTED_WORDS; far more accurate on real documents; the classify stage then takes 0.4 to 0.7 s a document on 2 cores, by machine, see docs/benchmarks.md); false: the pictures alone decide (about 20 ms a document, the throughput of earlier releases)."`
 	PrintedWords  bool   `env:"PRINTED_WORDS" default:"true" doc:"With TEXT_EVIDENCE=true: true also reads the printed words of each crop's ten tallest lines with Tesseract and weighs them against the picture (a crop with eight or more lines and nothing legible in Russian or English (at most one legible word, or two making under a fifth of the words read) is also read with Tesseract's Japanese model, when tesseract-ocr-jpn is installed: a Japanese licence's captions) (when they were added, type top-1 on the real test files went from 44.7 % without to 68.3 % with; today's figure with them is in docs/accuracy.md; about 0.25 s more a document on 2 cores, see docs/models.md; not read on a document whose machine-readable zone verifies and names its state, which settles the type); false: text lines and zone only."`
 	LogWords      bool   `env:"LOG_WORDS" default:"false" doc:"Diagnosis only: true adds the printed words the classifier read on each crop to its DEBUG line \"classify: answer\" (seen with LOGURU_LEVEL=DEBUG), to tell why a document was given a wrong type. The words are the document's own text, personal data (names, numbers, addresses): leave false in production."`
@@ -51,7 +51,7 @@ type Models struct {
 
 // Worker is what every stage worker reads.
 type Worker struct {
-	Concurrency int `env:"WORKER_CONCURRENCY" default:"0" doc:"Requests a worker handles at once (0: the CPUs the process may use, its container's CPU limit where one is set, as Go's GOMAXPROCS counts them, not the host's cores). The classifier and ocr workers hold a Tesseract engine for each (about 20 MB apiece; the classifier about 35 MB more for each Japanese one, made when a crop first needs it)."`
+	Concurrency int `env:"WORKER_CONCURRENCY" default:"0" doc:"Requests a worker handles at once, up to 1024 (0: the CPUs the process may use, its container's CPU limit where one is set, as Go's GOMAXPROCS counts them, not the host's cores). The classifier and ocr workers hold a Tesseract engine for each (about 20 MB apiece; the classifier about 35 MB more for each Japanese one, made when a crop first needs it)."`
 }
 
 // Extraction is what the ocr role's recognize method reads to normalise
@@ -60,7 +60,7 @@ type Extraction struct {
 	SubdivisionDirectory     string `env:"SUBDIVISION_DIRECTORY" default:"" doc:"CSV file of subdivision codes and issuing-authority names (first line code,authority) that extends the shipped directory, its entries winning (use_internal_api=true normalises a passport's issuing_authority by the code read). The shipped directory is the document factory's synthetic one; see docs/accuracy-extraction.md."`
 	SubdivisionDirectoryOnly bool   `env:"SUBDIVISION_DIRECTORY_ONLY" default:"false" doc:"true: SUBDIVISION_DIRECTORY replaces the shipped directory instead of extending it."`
 	AddressServiceURL        string `env:"ADDRESS_SERVICE_URL" default:"" doc:"Address-normalisation service (normalization_fias=true POSTs {\"query\": address} and takes {\"value\": normalised}); empty: off, normalization_fias is accepted and ignored."`
-	AddressServiceTimeoutMS  int    `env:"ADDRESS_SERVICE_TIMEOUT_MS" default:"2000" doc:"Milliseconds one address-service call may take; a slow or failing service leaves the address as read (logged), never fails the request."`
+	AddressServiceTimeoutMS  int    `env:"ADDRESS_SERVICE_TIMEOUT_MS" default:"2000" doc:"Milliseconds one address-service call may take (> 0); a slow or failing service leaves the address as read (logged), never fails the request."`
 }
 
 // Gateway is the configuration of the gateway role.
@@ -79,7 +79,7 @@ type Gateway struct {
 	TokensFile     string `env:"TOKENS_FILE" default:"" doc:"File with one accepted token per line (AUTH_MODE=file)."`
 	LicenseEnforce bool   `env:"LICENSE_ENFORCE" default:"false" doc:"true: refuse requests with 403 unless the license daemon reports a valid license (production); false: evaluation mode."`
 	LicenseToken   string `env:"LICENSE_TOKEN" default:"" secret:"true" doc:"Installation license key (also checked by AUTH_MODE=license)."`
-	LicenseGrace   int    `env:"LICENSE_GRACE_SECONDS" default:"259200" doc:"Seconds a valid verdict is still honoured, counted from the license server's last answer, once the server cannot be reached or the license daemon falls silent (72 h). While the server answers every LICENSE_CHECK_INTERVAL the verdict holds, however the two compare."`
+	LicenseGrace   int    `env:"LICENSE_GRACE_SECONDS" default:"259200" doc:"Seconds (0 to a year) a valid verdict is still honoured, counted from the license server's last answer, once the server cannot be reached or the license daemon falls silent (72 h). While the server answers every LICENSE_CHECK_INTERVAL the verdict holds, however the two compare."`
 }
 
 // Stage is the configuration of a model-running stage worker (cropper,
@@ -101,7 +101,7 @@ type License struct {
 	Token      string `env:"LICENSE_TOKEN" default:"" secret:"true" doc:"Installation license key sent to the license server."`
 	URL        string `env:"LICENSE_URL" default:"" doc:"HTTPS address the license daemon POSTs to."`
 	Proxy      string `env:"LICENSE_PROXY" default:"" doc:"HTTP(S) proxy for reaching LICENSE_URL (default: HTTPS_PROXY from the environment)."`
-	Interval   int    `env:"LICENSE_CHECK_INTERVAL" default:"3600" doc:"Seconds between license checks (after a failed one the daemon retries sooner, backing off up to this)."`
+	Interval   int    `env:"LICENSE_CHECK_INTERVAL" default:"3600" doc:"Seconds between license checks, at most a year (after a failed one the daemon retries sooner, backing off up to this)."`
 	InstanceID string `env:"INSTANCE_ID" default:"" doc:"Name of this installation in the license daemon's reports to the license server (default: the host name)."`
 	CAFile     string `env:"LICENSE_CA_FILE" default:"" doc:"Extra CA bundle for the license server (PEM)."`
 }
@@ -109,7 +109,7 @@ type License struct {
 // Janitor is the configuration of the janitor.
 type Janitor struct {
 	Common
-	Interval int `env:"JANITOR_INTERVAL" default:"300" doc:"Seconds between sweeps."`
+	Interval int `env:"JANITOR_INTERVAL" default:"300" doc:"Seconds between sweeps (at most a year)."`
 }
 
 // AllInOne is the configuration of the single-process installation: every
@@ -120,7 +120,7 @@ type AllInOne struct {
 	Worker
 	Extraction
 	NATSDir         string `env:"NATS_STORE_DIR" default:"data/nats" doc:"JetStream storage of the embedded NATS server (all-in-one)."`
-	NATSPort        int    `env:"NATS_PORT" default:"-1" doc:"Port of the embedded NATS server (-1: random loopback port; set one to attach separate workers)."`
-	JanitorInterval int    `env:"JANITOR_INTERVAL" default:"300" doc:"Seconds between janitor sweeps."`
+	NATSPort        int    `env:"NATS_PORT" default:"-1" doc:"Port of the embedded NATS server (-1: random loopback port; 1 to 65535: that port, to attach separate workers)."`
+	JanitorInterval int    `env:"JANITOR_INTERVAL" default:"300" doc:"Seconds between janitor sweeps (at most a year)."`
 	TempDir         string `env:"TMPDIR" default:"" doc:"Directory for temporary files of PDF/DJVU decoding (default: system temp): a copy of each PDF or DJVU posted, kept while its pages are cut and removed 30 s after the last one, with or without further requests; what a killed process left there is removed by the decoding roles once unmodified for 4 x PIPELINE_TIMEOUT + 5 minutes (at start and every 10 minutes)."`
 }

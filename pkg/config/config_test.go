@@ -121,3 +121,51 @@ func TestIntervalsMustBePositive(t *testing.T) {
 		}
 	})
 }
+
+// TestBadValuesNamedAtStart: values that passed validation and then
+// crashed a role, ran it silently on another value, or made a duration
+// overflow; each is refused at start by a message naming the variable.
+func TestBadValuesNamedAtStart(t *testing.T) {
+	stage := func() error { var s Stage; _ = Load(&s, ""); return s.Validate() }
+	gateway := func() error { var g Gateway; _ = Load(&g, ""); return g.Validate() }
+	allinone := func() error { var a AllInOne; _ = Load(&a, ""); return a.Validate() }
+	janitor := func() error { var j Janitor; _ = Load(&j, ""); return j.Validate() }
+	tests := []struct {
+		name, value string
+		validate    func() error
+	}{
+		// 10^10 s overflows time.Duration: every request's context was
+		// born expired, and the gateway exited with a NATS error.
+		{"PIPELINE_TIMEOUT", "10000000000", gateway},
+		{"PIPELINE_TIMEOUT", "99999999999999", stage},
+		{"COMPLETED_TASK_TTL_SECONDS", "10000000000", gateway},
+		{"LICENSE_GRACE_SECONDS", "-1", gateway},
+		{"JANITOR_INTERVAL", "99999999999999", janitor},
+		{"MODEL_THREADS", "0", stage},
+		{"MODEL_THREADS", "-1", stage},
+		{"MODEL_THREADS", "99999999", stage},
+		{"WORKER_CONCURRENCY", "-1", stage},
+		{"WORKER_CONCURRENCY", "99999999", allinone},
+		{"ADDRESS_SERVICE_TIMEOUT_MS", "-1", stage},
+		{"ADDRESS_SERVICE_TIMEOUT_MS", "0", allinone},
+		{"ADDRESS_SERVICE_URL", "fias.local:8080", stage},
+		{"NATS_PORT", "0", allinone},
+		{"NATS_PORT", "70000", allinone},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name+"="+tc.value, func(t *testing.T) {
+			t.Setenv(tc.name, tc.value)
+			err := tc.validate()
+			if err == nil || !strings.Contains(err.Error(), tc.name) {
+				t.Fatalf("want %s=%s refused by name, got %v", tc.name, tc.value, err)
+			}
+		})
+	}
+	t.Run("defaults pass", func(t *testing.T) {
+		for name, v := range map[string]func() error{"stage": stage, "gateway": gateway, "allinone": allinone, "janitor": janitor} {
+			if err := v(); err != nil {
+				t.Errorf("%s defaults: %v", name, err)
+			}
+		}
+	})
+}

@@ -105,8 +105,8 @@ func Validate(c config.License) error {
 	case err != nil || u.Scheme != "https" || u.Host == "":
 		errs = append(errs, fmt.Sprintf("LICENSE_URL=%q must be an https:// address", c.URL))
 	}
-	if c.Interval <= 0 {
-		errs = append(errs, "LICENSE_CHECK_INTERVAL must be > 0")
+	if c.Interval <= 0 || c.Interval > 366*24*3600 {
+		errs = append(errs, fmt.Sprintf("LICENSE_CHECK_INTERVAL=%d must be between 1 and %d (seconds)", c.Interval, 366*24*3600))
 	}
 	if c.Proxy != "" {
 		if _, err := parseProxy(c.Proxy); err != nil {

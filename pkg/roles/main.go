@@ -17,7 +17,7 @@ func StageRole(name string, serve func(ctx context.Context, d Deps, cfg config.S
 		Name:     name,
 		Config:   &cfg,
 		Common:   func() config.Common { return cfg.Common },
-		Validate: func() error { return cfg.Common.Validate() },
+		Validate: func() error { return cfg.Validate() },
 		Models:   func() config.Models { return cfg.Models },
 		Run: func(ctx context.Context, log *slog.Logger) error {
 			d, closeFn, err := Connect(ctx, cfg.Common, name, log)
