@@ -55,3 +55,30 @@ func TestFailNamesTheCause(t *testing.T) {
 		})
 	}
 }
+
+// TestFailLogNamesTaskAndRequest: a 5xx's ERROR line said only path, code
+// and cause; nginx's access log line of the same request has its
+// request_id (passed to the gateway as X-Request-Id) and the answer its
+// task_id, and neither could be found in the gateway's log.
+func TestFailLogNamesTaskAndRequest(t *testing.T) {
+	gin.SetMode(gin.ReleaseMode)
+	var logs bytes.Buffer
+	s := &Server{log: slog.New(slog.NewJSONHandler(&logs, nil))}
+	w := httptest.NewRecorder()
+	c, _ := gin.CreateTestContext(w)
+	c.Request = httptest.NewRequest(http.MethodPost, "/pipelines/run/classify", nil)
+	c.Request.Header.Set("X-Request-Id", "0123abcd-req")
+	c.Set(taskIDKey, "2ef7f4bae22d46cc83d0a3ffe76f8a91")
+	s.fail(c, apierr.New(apierr.PipelineTimeout, ""))
+	for _, want := range []string{`"task_id":"2ef7f4bae22d46cc83d0a3ffe76f8a91"`, `"request_id":"0123abcd-req"`} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("log %s: want %s", logs.String(), want)
+		}
+	}
+	logs.Reset()
+	c.Request.Header.Set("X-Request-Id", "evil\"\nid")
+	s.fail(c, apierr.New(apierr.PipelineTimeout, ""))
+	if !strings.Contains(logs.String(), `"request_id":""`) {
+		t.Errorf("an id with odd characters reached the log: %s", logs.String())
+	}
+}

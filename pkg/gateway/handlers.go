@@ -44,6 +44,7 @@ type accepted struct {
 // request as accepted for the license report.
 func (s *Server) keep(c *gin.Context, up *upload) (*accepted, error) {
 	id := newTaskID()
+	c.Set(taskIDKey, id) // for the log line of a failure (fail)
 	in := pipeline.Input{TaskID: id, InputKey: tasks.InputPrefix(id) + "input", Size: up.size}
 	// Read at offsets and seekable, so that the store client can upload
 	// parts side by side and retry.
@@ -68,7 +69,7 @@ func (s *Server) runSync(c *gin.Context, a *accepted, method string, fn func(ctx
 	defer func() {
 		prefix := tasks.InputPrefix(a.in.TaskID)
 		if err := s.store.DeletePrefix(context.WithoutCancel(c.Request.Context()), prefix); err != nil {
-			s.log.Warn("input cleanup failed; the janitor will remove it", "task", a.in.TaskID, "err", err)
+			s.log.Warn("input cleanup failed; the janitor will remove it", "task_id", a.in.TaskID, "err", err)
 		}
 		// A request cut short (its client gone, its time up) cancels
 		// its stage requests (bus.CancelSubject), but a worker that
@@ -79,7 +80,7 @@ func (s *Server) runSync(c *gin.Context, a *accepted, method string, fn func(ctx
 		if ctx.Err() != nil {
 			time.AfterFunc(s.lateCleanup, func() {
 				if err := s.store.DeletePrefix(context.Background(), prefix); err != nil {
-					s.log.Warn("late cleanup of a request cut short failed; the janitor will remove it", "task", a.in.TaskID, "err", err)
+					s.log.Warn("late cleanup of a request cut short failed; the janitor will remove it", "task_id", a.in.TaskID, "err", err)
 				}
 			})
 		}
@@ -93,7 +94,7 @@ func (s *Server) runSync(c *gin.Context, a *accepted, method string, fn func(ctx
 		return
 	}
 	if err := s.queue.RecordAnswered(context.WithoutCancel(c.Request.Context()), a.in.TaskID, method, a.owner); err != nil {
-		s.log.Warn("sync answer not recorded; /result will not know its task_id", "task", a.in.TaskID, "err", err)
+		s.log.Warn("sync answer not recorded; /result will not know its task_id", "task_id", a.in.TaskID, "err", err)
 	}
 	c.JSON(http.StatusOK, res)
 }

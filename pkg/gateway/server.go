@@ -179,7 +179,8 @@ func (s *Server) fail(c *gin.Context, err error) {
 	e := apierr.As(err)
 	status := e.Status()
 	if status >= 500 {
-		s.log.Error("request failed", "path", c.FullPath(), "code", e.Code, "err", err)
+		s.log.Error("request failed", "path", c.FullPath(), "code", e.Code, "err", err,
+			"task_id", c.GetString(taskIDKey), "request_id", requestID(c))
 	}
 	if status == http.StatusServiceUnavailable {
 		c.Header("Retry-After", "5")
@@ -188,6 +189,28 @@ func (s *Server) fail(c *gin.Context, err error) {
 		}
 	}
 	c.AbortWithStatusJSON(status, e.Envelope())
+}
+
+// taskIDKey holds, in a request's gin context, the task id its input was
+// stored under (none before).
+const taskIDKey = "docsuite.task_id"
+
+// requestID is the X-Request-Id nginx passes (the caller's own or one it
+// made, also in nginx's access log and the answer's header), so that a
+// failure's ERROR line can be found from the access log's 5xx line: up to
+// 64 characters of letters, digits, '.', '_' and '-'; anything else is
+// left out rather than written to the log.
+func requestID(c *gin.Context) string {
+	id := c.GetHeader("X-Request-Id")
+	if len(id) == 0 || len(id) > 64 {
+		return ""
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			return ""
+		}
+	}
+	return id
 }
 
 // statusClientClosed is nginx's status for a request its client closed.

@@ -70,10 +70,10 @@ func (q *Queue) abandon(ctx context.Context, adv maxDeliveries) error {
 		if err := q.put(ctx, st); err != nil {
 			return err
 		}
-		q.log.Warn("task failed: every try was interrupted", "task", job.ID, "tries", adv.Deliveries)
+		q.log.Warn("task failed: every try was interrupted", "task_id", job.ID, "tries", adv.Deliveries)
 	}
 	if err := q.store.DeletePrefix(ctx, InputPrefix(job.ID)); err != nil {
-		q.log.Warn("input cleanup failed; the janitor will remove it", "task", job.ID, "err", err)
+		q.log.Warn("input cleanup failed; the janitor will remove it", "task_id", job.ID, "err", err)
 	}
 	if err := q.stream.DeleteMsg(ctx, adv.StreamSeq); err != nil {
 		return fmt.Errorf("tasks: delete abandoned message %d: %w", adv.StreamSeq, err)

@@ -204,7 +204,7 @@ func (q *Queue) restore(ctx context.Context, job Job, queued time.Time) (State, 
 		return State{}, fmt.Errorf("tasks: record of %s neither created nor readable", job.ID)
 	}
 	q.log.Warn("record of a waiting task was lost (its TTL ran out while no gateway renewed it); written again as queued",
-		"task", job.ID)
+		"task_id", job.ID)
 	return st, nil
 }
 

@@ -178,13 +178,13 @@ func (q *Queue) settle(ctx context.Context, msg jetstream.Msg, meta *jetstream.M
 	}
 	if e != nil {
 		if meta != nil && retried(e.Code, int(meta.NumDelivered), q.opts.MaxDeliver) {
-			q.log.Warn("task will be retried", "task", job.ID, "err", e)
+			q.log.Warn("task will be retried", "task_id", job.ID, "err", e)
 			q.handBack(rec, msg, st, 2*time.Second)
 			return
 		}
 		body := e.Envelope()
 		st.Status, st.Error = Failed, &body
-		q.log.Warn("task failed", "task", job.ID, "err", e)
+		q.log.Warn("task failed", "task_id", job.ID, "err", e)
 	} else {
 		st.Status, st.ResultKey = Done, ResultKey(job.ID)
 	}
@@ -194,7 +194,7 @@ func (q *Queue) settle(ctx context.Context, msg jetstream.Msg, meta *jetstream.M
 		return
 	}
 	if err := q.store.DeletePrefix(rec, InputPrefix(job.ID)); err != nil {
-		q.log.Warn("input cleanup failed; the janitor will remove it", "task", job.ID, "err", err)
+		q.log.Warn("input cleanup failed; the janitor will remove it", "task_id", job.ID, "err", err)
 	}
 	_ = msg.Ack()
 }
@@ -236,7 +236,7 @@ func (q *Queue) attempt(ctx context.Context, msg jetstream.Msg, exec Exec, job J
 func (q *Queue) safeExec(ctx context.Context, exec Exec, job Job, progress Progress) (body []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			q.log.Error("task panicked", "task", job.ID, "panic", p, "stack", string(debug.Stack()))
+			q.log.Error("task panicked", "task_id", job.ID, "panic", p, "stack", string(debug.Stack()))
 			err = apierr.Panic(p)
 		}
 	}()
@@ -264,7 +264,7 @@ func taskError(err error, timedOut bool) *apierr.Error {
 // state never finished, until its record expires.
 func (q *Queue) storeResult(ctx context.Context, id string, body []byte) *apierr.Error {
 	if err := q.store.Put(ctx, ResultKey(id), body); err != nil {
-		q.log.Error("storing result failed", "task", id, "err", err)
+		q.log.Error("storing result failed", "task_id", id, "err", err)
 		return apierr.Wrap(apierr.DependencyDown, fmt.Errorf("tasks: store result of %s: %w", id, err),
 			"Object store unavailable: the task's result could not be stored")
 	}
