@@ -221,6 +221,7 @@ func (s *Server) execTask(ctx context.Context, job tasks.Job, progress tasks.Pro
 		return nil, fmt.Errorf("gateway: unknown task method %q", job.Method)
 	}
 	if err != nil {
+		s.metrics.tasksErrors.WithLabelValues(job.Method, string(apierr.As(err).Code)).Inc()
 		return nil, err
 	}
 	s.metrics.tasksDone.WithLabelValues(job.Method).Inc()

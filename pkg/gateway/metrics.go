@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"context"
 	"net/http"
 	"sort"
 	"strconv"
@@ -20,6 +21,38 @@ type metrics struct {
 	duration      *prometheus.HistogramVec
 	tasksAccepted *prometheus.CounterVec
 	tasksDone     *prometheus.CounterVec
+	tasksErrors   *prometheus.CounterVec
+}
+
+// registerGauges adds the series a saturated or backed-up gateway shows:
+// the synchronous requests running against MAX_INFLIGHT, and the async
+// queue's depth.
+// Without them an operator saw 503 overloaded in the request counts only
+// once clients were already refused, and a growing backlog of async
+// tasks not at all.
+func (s *Server) registerGauges(reg prometheus.Registerer) {
+	reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "docsuite_sync_inflight", Help: "Synchronous requests running on this gateway (at most MAX_INFLIGHT).",
+		}, func() float64 { return float64(len(s.inflight)) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "docsuite_sync_inflight_limit", Help: "MAX_INFLIGHT of this gateway.",
+		}, func() float64 { return float64(cap(s.inflight)) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "docsuite_async_queue_tasks", Help: "Async tasks in the queue, waiting or running, all gateways together (-1: NATS could not be read).",
+		}, func() float64 {
+			if s.queue == nil {
+				return -1
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			n, err := s.queue.Depth(ctx)
+			if err != nil {
+				return -1
+			}
+			return float64(n)
+		}),
+	)
 }
 
 func newMetrics(reg *prometheus.Registry) *metrics {
@@ -38,8 +71,11 @@ func newMetrics(reg *prometheus.Registry) *metrics {
 		tasksDone: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "docsuite_async_tasks_completed_total", Help: "Async tasks completed successfully by method.",
 		}, []string{"method"}),
+		tasksErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "docsuite_async_task_errors_total", Help: "Async task tries that ended in an error, by method and catalogue code (a try may be retried).",
+		}, []string{"method", "code"}),
 	}
-	reg.MustRegister(m.requests, m.duration, m.tasksAccepted, m.tasksDone,
+	reg.MustRegister(m.requests, m.duration, m.tasksAccepted, m.tasksDone, m.tasksErrors,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -91,6 +91,7 @@ func New(ctx context.Context, cfg config.Gateway, nc *nats.Conn, st store.Store,
 		bodyIdle:        bodyIdle,
 		lateCleanup:     cfg.Timeout() + 10*time.Second,
 	}
+	s.registerGauges(reg)
 	s.engine = s.routes()
 	return s, nil
 }

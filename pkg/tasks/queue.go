@@ -112,6 +112,17 @@ func Open(ctx context.Context, nc *nats.Conn, st store.Store, opts Options, log 
 	return q, nil
 }
 
+// Depth is how many async tasks the queue holds, waiting or running (the
+// work-queue stream keeps a task until it is settled), for every gateway
+// together.
+func (q *Queue) Depth(ctx context.Context) (uint64, error) {
+	info, err := q.stream.Info(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("tasks: stream info: %w", err)
+	}
+	return info.State.Msgs, nil
+}
+
 // Level maps the priority parameter onto a queue level 1..MaxPriority.
 func Level(priority int) int {
 	return max(1, min(priority, MaxPriority))
