@@ -76,7 +76,7 @@ func Main(r Role, args []string, stdout, stderr io.Writer) int {
 	if r.Models != nil {
 		warn, err := cpucheck.Check(cpucheck.Host(), r.Models().AllowNoAVX512)
 		if err != nil {
-			log.Error("refusing to start", "err", err)
+			log.Log(context.Background(), logging.LevelCritical, "refusing to start", "err", err)
 			return 3
 		}
 		if warn != "" {
@@ -86,7 +86,7 @@ func Main(r Role, args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	if err := r.Run(ctx, log); err != nil && !errors.Is(err, context.Canceled) {
-		log.Error("stopped with an error", "err", err)
+		log.Log(ctx, logging.LevelCritical, "stopped with an error", "err", err)
 		return 1
 	}
 	log.Info("stopped")

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 	"testing"
@@ -52,5 +53,28 @@ func TestVersionFlagAndFirstLogLine(t *testing.T) {
 				t.Errorf("role ran: %v, want %v", ran, tc.wantRan)
 			}
 		})
+	}
+}
+
+// TestFatalExitLoggedAtEveryLevel: a role that stops with an error says
+// so at CRITICAL, the highest level, so that LOGURU_LEVEL=CRITICAL (an
+// admin quieting the logs) does not turn a failed start into a silent
+// exit 1, as it did when the line was logged at ERROR.
+func TestFatalExitLoggedAtEveryLevel(t *testing.T) {
+	t.Setenv("LOGURU_LEVEL", "CRITICAL")
+	var cfg config.Janitor
+	r := Role{
+		Name:     "janitor",
+		Config:   &cfg,
+		Common:   func() config.Common { return cfg.Common },
+		Validate: func() error { return nil },
+		Run:      func(ctx context.Context, log *slog.Logger) error { return errors.New("store: connection refused") },
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Main(r, nil, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	if !strings.Contains(stderr.String(), `"msg":"stopped with an error"`) || !strings.Contains(stderr.String(), "connection refused") {
+		t.Errorf("stderr %q: want the error at CRITICAL", stderr.String())
 	}
 }
