@@ -2,6 +2,7 @@ package roles
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/pprof"
@@ -19,10 +20,7 @@ func ServeInternal(ctx context.Context, d Deps, addr string) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{}))
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"success": true}`))
-	})
+	mux.HandleFunc("/healthz", healthz(d))
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
@@ -38,4 +36,31 @@ func ServeInternal(ctx context.Context, d Deps, addr string) {
 		_ = srv.Close()
 	}()
 	d.Log.Info("internal metrics and pprof", "addr", addr)
+}
+
+// healthz answers a role's container health check: 200 while its NATS
+// connection is up and its store answers, else 503 naming what is not
+// ({"success": false, "checks": {"nats": ..., "store": ...}}). It answered
+// 200 whatever the role could reach, so compose showed a worker cut off
+// from NATS or MinIO as healthy.
+func healthz(d Deps) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		checks := map[string]string{"nats": "ok", "store": "ok"}
+		ok := true
+		if d.NC == nil || !d.NC.IsConnected() {
+			checks["nats"], ok = "not connected", false
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if d.Store == nil {
+			checks["store"], ok = "none", false
+		} else if err := d.Store.Ping(ctx); err != nil {
+			checks["store"], ok = err.Error(), false
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if !ok {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"success": ok, "checks": checks})
+	}
 }
