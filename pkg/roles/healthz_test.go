@@ -2,14 +2,11 @@ package roles
 
 import (
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
 
-	"docsuite/pkg/bus"
 	"docsuite/pkg/store"
 )
 
@@ -17,16 +14,7 @@ import (
 // while it reaches NATS and its store, 503 naming NATS once the server is
 // gone (it answered 200 whatever the worker could reach).
 func TestHealthzSaysWhatIsDown(t *testing.T) {
-	ns, err := bus.StartEmbedded(bus.EmbeddedOptions{StoreDir: t.TempDir(), Port: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	nc, err := bus.Connect(ns.ClientURL(), "test", log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
+	ns, nc, log := embeddedNATS(t)
 	st, err := store.NewFolder(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

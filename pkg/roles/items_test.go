@@ -3,8 +3,6 @@ package roles
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -25,17 +23,7 @@ func itemsOnPages(pages ...int) []pipeline.Item {
 }
 
 func TestEachItem(t *testing.T) {
-	ns, err := bus.StartEmbedded(bus.EmbeddedOptions{StoreDir: t.TempDir(), Port: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ns.Shutdown)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	nc, err := bus.Connect(ns.ClientURL(), "test", log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
+	_, nc, log := embeddedNATS(t)
 	d := Deps{NC: nc, Log: log}
 
 	tests := []struct {
@@ -121,17 +109,7 @@ func TestEachItem(t *testing.T) {
 // tells the page count once, with none done, and no classified page as done
 // (eachItem counts a page done once its documents are handled).
 func TestPageCount(t *testing.T) {
-	ns, err := bus.StartEmbedded(bus.EmbeddedOptions{StoreDir: t.TempDir(), Port: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ns.Shutdown)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	nc, err := bus.Connect(ns.ClientURL(), "test", log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
+	_, nc, log := embeddedNATS(t)
 	var mu sync.Mutex
 	var got [][2]int
 	stop, err := bus.FollowProgress(nc, "page-count", func(done, total int) {
