@@ -1,15 +1,14 @@
 package cropsvc
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/decode"
+	"docsuite/pkg/testutil"
 )
 
 // passwordPDF is a one-page PDF encrypted with a user password (the
@@ -19,20 +18,7 @@ func passwordPDF() []byte {
 	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
 		"<< /Filter /Standard /V 1 /R 2 /O <" + strings.Repeat("11", 32) + "> /U <" + strings.Repeat("22", 32) + "> /P -4 >>"}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	var offs []int
-	for i, o := range objs {
-		offs = append(offs, b.Len())
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	x := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R /Encrypt 4 0 R /ID [<00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff>] >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, x)
-	return b.Bytes()
+	return testutil.PDF("1.4", objs, "/Encrypt 4 0 R /ID [<00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff>] ")
 }
 
 // A PDF that needs a password answers 422 corrupt_file (docs/formats.md),

@@ -39,23 +39,10 @@ func PNGBomb(w, h int) []byte {
 // points (14400 is 200 inches: 60000×60000 pixels at 300 dpi), padded
 // with comments past the service's 1 KB minimum.
 func HugePagePDF(side int) []byte {
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	var offs []int
-	for _, o := range []string{
-		"1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n",
-		"2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n",
-		fmt.Sprintf("3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] >> endobj\n", side, side),
-	} {
-		offs = append(offs, b.Len())
-		b.WriteString(o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer << /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offs)+1, xref)
-	b.Write(bytes.Repeat([]byte("%padding\n"), 120))
-	return b.Bytes()
+	b := PDF("1.4", []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] >>", side, side),
+	}, "")
+	return append(b, bytes.Repeat([]byte("%padding\n"), 120)...)
 }
