@@ -177,22 +177,26 @@ func opaqueUnusedAlpha(img image.Image) image.Image {
 	if !ok {
 		return img
 	}
+	used := false
+	eachAlpha(m, func(a *uint8) bool { used = *a != 0; return !used })
+	if !used {
+		eachAlpha(m, func(a *uint8) bool { *a = 0xFF; return true })
+	}
+	return img
+}
+
+// eachAlpha calls fn with each pixel's alpha byte of m, row by row, until
+// fn returns false.
+func eachAlpha(m *image.NRGBA, fn func(a *uint8) bool) {
 	b := m.Rect
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		row := m.Pix[m.PixOffset(b.Min.X, y):][:4*b.Dx()]
 		for i := 3; i < len(row); i += 4 {
-			if row[i] != 0 {
-				return img
+			if !fn(&row[i]) {
+				return
 			}
 		}
 	}
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		row := m.Pix[m.PixOffset(b.Min.X, y):][:4*b.Dx()]
-		for i := 3; i < len(row); i += 4 {
-			row[i] = 0xFF
-		}
-	}
-	return img
 }
 
 // jpegEnd is the JPEG end-of-image marker.
