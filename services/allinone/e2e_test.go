@@ -336,7 +336,7 @@ func TestInternalAddressServesMetricsAndProfiles(t *testing.T) {
 		t.Fatalf("classify answered %d", code)
 	}
 	for _, tc := range []struct{ path, want string }{
-		{"/healthz", `"success": true`},
+		{"/healthz", `"success":true`},
 		{"/metrics", "docsuite_stage_handle_seconds"},
 		{"/debug/pprof/", "goroutine"},
 	} {
