@@ -243,31 +243,26 @@ func decodeJPEG(data []byte) (image.Image, error) {
 // extended sequential (SOF0, SOF1): its one scan holds every pixel at
 // full quality, so all of it present means the picture is whole.
 func jpegBaseline(data []byte) bool {
-	for i := 2; i+4 <= len(data); {
-		if data[i] != 0xFF {
-			return false
-		}
-		m := data[i+1]
-		switch {
-		case m == 0xFF: // fill byte
-			i++
-			continue
-		case m == 0xC0 || m == 0xC1:
-			return true
-		case m >= 0xC2 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC, m == 0xDA:
-			return false // another frame type, or a scan before any frame
-		case m == 0x01 || (m >= 0xD0 && m <= 0xD7):
-			i += 2
-			continue
-		}
-		i += 2 + int(data[i+2])<<8 + int(data[i+3])
-	}
-	return false
+	m, _, ok := jpegFrame(data)
+	return ok && (m == 0xC0 || m == 0xC1)
 }
 
 // jpegFrameSize reads the width and height of a JPEG file's frame header
-// (any SOFn marker), walking the markers before it.
+// (any SOFn marker).
 func jpegFrameSize(data []byte) (int, int, bool) {
+	_, at, ok := jpegFrame(data)
+	if !ok || at+9 > len(data) {
+		return 0, 0, false
+	}
+	h := int(data[at+5])<<8 | int(data[at+6])
+	w := int(data[at+7])<<8 | int(data[at+8])
+	return w, h, w > 0 && h > 0
+}
+
+// jpegFrame walks a JPEG file's markers to its frame header (SOFn) and
+// returns its marker and offset; ok is false when a scan or the end of
+// the image comes first, or the markers run out.
+func jpegFrame(data []byte) (marker byte, at int, ok bool) {
 	for i := 2; i+4 <= len(data); {
 		if data[i] != 0xFF {
 			return 0, 0, false
@@ -278,12 +273,7 @@ func jpegFrameSize(data []byte) (int, int, bool) {
 			i++
 			continue
 		case m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC:
-			if i+9 > len(data) {
-				return 0, 0, false
-			}
-			h := int(data[i+5])<<8 | int(data[i+6])
-			w := int(data[i+7])<<8 | int(data[i+8])
-			return w, h, w > 0 && h > 0
+			return m, i, true
 		case m == 0xDA || m == 0xD9:
 			return 0, 0, false // a scan or the end before any frame
 		case m == 0x01 || (m >= 0xD0 && m <= 0xD7):
