@@ -12,7 +12,7 @@ import (
 // Common is what every role reads.
 type Common struct {
 	LogLevel        string `env:"LOGURU_LEVEL" default:"INFO" doc:"Log level: TRACE, DEBUG, INFO, SUCCESS, WARNING, ERROR, CRITICAL."`
-	LogColorize     bool   `env:"LOGURU_COLORIZE" default:"false" doc:"true: human-readable coloured text logs; false: one JSON object per line."`
+	LogColorize     bool   `env:"LOGURU_COLORIZE" default:"false" doc:"true: human-readable text lines (time=... level=... msg=... key=value), the level coloured by ANSI escape sequences written as raw bytes, for a terminal (docker compose logs shows the colours; less -R does for a file); false: one JSON object per line, never coloured, for log shippers."`
 	NATSURL         string `env:"NATS_URL" default:"nats://127.0.0.1:4222" doc:"NATS server(s), comma-separated. Ignored by the all-in-one, which embeds its own."`
 	PipelineTimeout int    `env:"PIPELINE_TIMEOUT" default:"120" doc:"Seconds one request may take end to end (at most 86400); stages share this budget. Under docker compose, raise DOCSUITE_STOP_GRACE_PERIOD with it (to this plus 10 s) so that stopping a container lets its running requests finish; the shipped nginx waits up to an hour for a gateway, so keep this under 3600."`
 	CompletedTTL    int    `env:"COMPLETED_TASK_TTL_SECONDS" default:"3600" doc:"Seconds an async result stays readable after completion (at most a year, 31622400)."`
@@ -67,7 +67,7 @@ type Extraction struct {
 type Gateway struct {
 	Common
 	HTTPAddr       string `env:"HTTP_ADDR" default:"127.0.0.1:8080" doc:"Address the HTTP API listens on."`
-	MaxFileBytes   int64  `env:"MAX_FILE_BYTES" default:"31457280" doc:"Largest accepted file (30 MB); larger answers 413."`
+	MaxFileBytes   int64  `env:"MAX_FILE_BYTES" default:"31457280" doc:"Largest accepted file (30 MB); larger answers 413. Under docker compose nginx caps the whole request body (the file and its multipart envelope) at 32 MB (33554432 bytes: client_max_body_size in deploy/nginx/docsuite.conf) and answers a larger one itself, with the same JSON 413 (errno 10, its message naming 30 MB whatever this says): raising this needs that line raised with it, 1 MB or more above (2 MB as shipped), and the nginx image rebuilt (docs/operations.md, Scale). Keep UPLOAD_MEMORY_BYTES above it."`
 	MinFileBytes   int64  `env:"MIN_FILE_BYTES" default:"1024" doc:"Smallest accepted file (1 KB); smaller answers 415."`
 	MaxPages       int    `env:"MAX_PAGES" default:"100" doc:"Most pages per file; more answers 422."`
 	MaxPixels      int64  `env:"MAX_PIXELS" default:"100000000" doc:"Most pixels per page (100 MP); more answers 422 before any large allocation."`

@@ -173,13 +173,12 @@ func (s *Server) serve(c *gin.Context, method string, p any, async bool, priorit
 	// idempotent.
 	defer s.release(up)
 	if !async {
-		select {
-		case s.inflight <- struct{}{}:
-			defer func() { <-s.inflight }()
-		default:
-			s.fail(c, apierr.New(apierr.Overloaded, ""))
+		free, err := s.syncSlot()
+		if err != nil {
+			s.fail(c, err)
 			return
 		}
+		defer free()
 	}
 	a, err := s.keep(c, up)
 	s.release(up)
@@ -192,6 +191,17 @@ func (s *Server) serve(c *gin.Context, method string, p any, async bool, priorit
 		return
 	}
 	s.runSync(c, a, method, func(ctx context.Context) (any, error) { return run(ctx, a.in) })
+}
+
+// syncSlot takes one of the MAX_INFLIGHT slots of synchronous requests,
+// without waiting: none free is 503 overloaded. free gives it back.
+func (s *Server) syncSlot() (free func(), err error) {
+	select {
+	case s.inflight <- struct{}{}:
+		return func() { <-s.inflight }, nil
+	default:
+		return nil, apierr.New(apierr.Overloaded, "")
+	}
 }
 
 func (s *Server) execTask(ctx context.Context, job tasks.Job, progress tasks.Progress) ([]byte, error) {

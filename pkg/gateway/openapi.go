@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"fmt"
 	"maps"
 	"net/http"
 	"slices"
@@ -28,11 +27,11 @@ func OpenAPI() obj {
 			"properties": obj{"image": obj{"type": "string", "format": "binary",
 				"description": "The file, one per request (a second image part answers 422): JPEG, PNG, BMP, GIF, HEIC, HEIF (one page), TIFF, PDF or DJVU (one page or many); 1 KB to 30 MB."}},
 		}}}}
-	errRefs := errorResponses()
 	// Hosted-compatible paths need the token in the query or the Token
 	// header; /result takes it when the task was created with one.
 	tokenSecurity := []obj{{"token": []string{}}, {"tokenHeader": []string{}}}
 	op := func(summary, desc, schema string, spec []params.Param, withToken bool) obj {
+		errRefs := errorResponses(methodSteps(withToken)...)
 		post := obj{"summary": summary, "description": desc, "parameters": queryParams(spec), "requestBody": multipart,
 			"responses": merge(obj{"200": obj{"description": "Processed: the method's body. With async=true, accepted: the AsyncAccepted body at once; fetch the method's body from /result/{task_id}. " +
 				"anyOf, not oneOf: the accept body is also a valid classify or recognize body with no items (and a recognize answer that lists no document is also an AsyncAccepted), so the two cannot be told apart by shape; the request's async says which it is.",
@@ -59,16 +58,16 @@ func OpenAPI() obj {
 		"(source \"directory\"). normalization_fias=true sends a registration's address to the address service the installation " +
 		"configures (ADDRESS_SERVICE_URL; source \"address_service\"); where none is configured (the on-premises default) it is " +
 		"accepted and ignored, and a failing service leaves the address as read."
-	health := obj{"summary": "Health (HEAD answers the same status without a body)", "responses": obj{
+	health := obj{"summary": "Health (HEAD answers the same status without a body)", "responses": merge(obj{
 		"200": obj{"description": "Every dependency classification needs answers: {success: true, version, checks}. checks also report the OCR and forgery-check workers (ocr, fraud), which do not fail the check: their routes answer 503 while they are not running.",
 			"content": obj{"application/json": obj{"schema": obj{"$ref": "#/components/schemas/Health"}}}},
 		"503": obj{"description": "A dependency (NATS, store, license, a stage or its model) is down; checks name it. The error envelope (errno 22 dependency_down, its message naming the failing checks) with success false, version and checks.",
 			"headers": obj{"Retry-After": retryAfter("5")},
-			"content": obj{"application/json": obj{"schema": obj{"allOf": []obj{{"$ref": "#/components/schemas/Health"}, {"$ref": "#/components/schemas/Error"}}}}}}}}
+			"content": obj{"application/json": obj{"schema": obj{"allOf": []obj{{"$ref": "#/components/schemas/Health"}, {"$ref": "#/components/schemas/Error"}}}}}}}, errorResponses(pageSteps()...))}
 	docsPageOp := obj{"summary": "Interactive API page (Swagger UI, served from the binary, works offline; HEAD answers the same without a body)",
-		"responses": obj{"200": obj{"description": "The page.", "content": obj{"text/html": obj{"schema": obj{"type": "string"}}}}}}
+		"responses": merge(obj{"200": obj{"description": "The page.", "content": obj{"text/html": obj{"schema": obj{"type": "string"}}}}}, errorResponses(pageSteps()...))}
 	openAPIOp := obj{"summary": "This OpenAPI 3 document (HEAD answers the same without a body)",
-		"responses": obj{"200": obj{"description": "The document.", "content": obj{"application/json": obj{"schema": obj{"type": "object"}}}}}}
+		"responses": merge(obj{"200": obj{"description": "The document.", "content": obj{"application/json": obj{"schema": obj{"type": "object"}}}}}, errorResponses(pageSteps()...))}
 	stageDesc := func(what string) string {
 		return what + " Served by its own stage worker; while that worker is not deployed the answer is 503 naming it."
 	}
@@ -76,7 +75,10 @@ func OpenAPI() obj {
 		"openapi": "3.0.3",
 		"info": obj{"title": "Document classification service", "version": Version(),
 			"description": "On-premises document classification, extraction, OCR and forgery check. Errors use one envelope " +
-				"{code, message, errno, traceback, detail}; the errno catalogue is listed under components.schemas.ErrorCatalogue."},
+				"{code, message, errno, traceback, detail}; the errno catalogue is listed under components.schemas.ErrorCatalogue. " +
+				"Each operation lists the errors it can answer. Besides them, a path answers a method it does not list with 405 " +
+				"method_not_allowed (errno 7), an unknown path (a known one with a trailing slash too) answers 404 path_not_found (errno 6), " +
+				"and nginx refuses a request body over its limit (32 MB; 1 MB on /result/{task_id}) with 413 file_too_large (errno 10)."},
 		"paths": obj{
 			"/pipelines/run/classify":  op("Classify documents (on-premises)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), false),
 			"/pipelines/run/recognize": op("Extract data (on-premises)", stageDesc(recognizeDesc), "RecognizeResponse", params.RecognizeSpec(), false),
@@ -96,11 +98,12 @@ func OpenAPI() obj {
 							{"$ref": "#/components/schemas/FraudResponse"}, {"$ref": "#/components/schemas/FulltextResponse"}}}}}},
 					"202": obj{"description": "Not done yet", "headers": obj{"Retry-After": retryAfter("1")},
 						"content": obj{"application/json": obj{"schema": obj{"$ref": "#/components/schemas/Pending"}}}},
-				}, errRefs)}},
+				}, errorResponses(resultSteps()...))}},
 			"/healthcheck":  obj{"get": health, "head": health},
 			"/docs":         obj{"get": docsPageOp, "head": docsPageOp},
 			"/openapi.json": obj{"get": openAPIOp, "head": openAPIOp},
-			"/metrics":      obj{"get": obj{"summary": "Prometheus metrics", "responses": obj{"200": obj{"description": "Text exposition format."}}}},
+			"/metrics": obj{"get": obj{"summary": "Prometheus metrics, on the gateway's own address (nginx answers 404 path_not_found for it)",
+				"responses": merge(obj{"200": obj{"description": "Text exposition format."}}, errorResponses(stepEvery))}},
 		},
 		"components": obj{"schemas": schemas(), "securitySchemes": obj{
 			"token": obj{"type": "apiKey", "in": "query", "name": "token",
@@ -194,27 +197,6 @@ func queryParams(spec []params.Param) []obj {
 			q["style"], q["explode"] = "form", true
 		}
 		out = append(out, q)
-	}
-	return out
-}
-
-// errorResponses lists every non-2xx status of the catalogue with the
-// errno values that answer it.
-func errorResponses() obj {
-	byStatus := map[int][]string{}
-	for _, e := range apierr.Catalogue() {
-		if e.Status >= 400 {
-			byStatus[e.Status] = append(byStatus[e.Status], fmt.Sprintf("errno %d %s: %s", e.Errno, e.Name, e.Message))
-		}
-	}
-	out := obj{}
-	for status, lines := range byStatus {
-		r := obj{"description": strings.Join(lines, "; "),
-			"content": obj{"application/json": obj{"schema": obj{"$ref": "#/components/schemas/Error"}}}}
-		if status == http.StatusServiceUnavailable {
-			r["headers"] = obj{"Retry-After": retryAfter("5")}
-		}
-		out[fmt.Sprint(status)] = r
 	}
 	return out
 }

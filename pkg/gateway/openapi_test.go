@@ -22,8 +22,9 @@ import (
 
 // newTestGateway starts a real gateway (embedded NATS with JetStream, a
 // folder store, the gateway's own routes) with no stage workers behind
-// it, and returns it with its HTTP test server.
-func newTestGateway(t *testing.T) (*Server, *httptest.Server) {
+// it, and returns it with its HTTP test server. tweaks change its
+// configuration after the test's defaults are set.
+func newTestGateway(t *testing.T, tweaks ...func(*config.Gateway)) (*Server, *httptest.Server) {
 	t.Helper()
 	ns, err := bus.StartEmbedded(bus.EmbeddedOptions{StoreDir: t.TempDir(), Port: -1})
 	if err != nil {
@@ -46,6 +47,9 @@ func newTestGateway(t *testing.T) (*Server, *httptest.Server) {
 	}
 	// Built-in defaults whatever the environment of the test says.
 	cfg.AuthMode, cfg.LicenseEnforce, cfg.PipelineTimeout, cfg.CompletedTTL = "open", false, 10, 60
+	for _, tweak := range tweaks {
+		tweak(&cfg)
+	}
 	reg := prometheus.NewRegistry()
 	s, err := New(context.Background(), cfg, nc, st, log, reg, bus.NewMetrics(reg))
 	if err != nil {

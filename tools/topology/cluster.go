@@ -247,6 +247,9 @@ func (c *Cluster) roleEnv(role string, extra map[string]string) []string {
 			known[v.Name] = true
 		}
 	}
+	for _, p := range envvars.ProcessVars() {
+		known[p.Name] = true
+	}
 	var env []string
 	for _, kv := range os.Environ() {
 		if !known[strings.SplitN(kv, "=", 2)[0]] {

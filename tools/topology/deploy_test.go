@@ -85,6 +85,13 @@ func TestNginxLimits(t *testing.T) {
 	if mb, _ := strconv.ParseInt(m[1], 10, 64); mb<<20 < gw.MaxFileBytes+(1<<20) {
 		t.Errorf("client_max_body_size %sm leaves no headroom over MAX_FILE_BYTES=%d", m[1], gw.MaxFileBytes)
 	}
+	// The settings table tells operators that nginx caps MAX_FILE_BYTES
+	// in the compose deployment, and at what.
+	for _, v := range config.Vars(&gw) {
+		if v.Name == "MAX_FILE_BYTES" && (!strings.Contains(v.Doc, "client_max_body_size") || !strings.Contains(v.Doc, m[1]+" MB")) {
+			t.Errorf("MAX_FILE_BYTES's doc does not name nginx's client_max_body_size of %s MB: %q", m[1], v.Doc)
+		}
+	}
 	read := regexp.MustCompile(`proxy_read_timeout (\d+)s;`).FindStringSubmatch(conf)
 	if read == nil {
 		t.Fatal("no proxy_read_timeout")

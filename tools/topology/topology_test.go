@@ -1,9 +1,11 @@
 package topology
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"regexp"
@@ -158,6 +160,17 @@ func testErrors(t *testing.T, a *api) {
 		errno  int
 	}{
 		{"413 from nginx (33 MB)", func() (reply, error) { return a.postFile("/pipelines/run/classify", "image", big, nil) }, 413, errnoOf(apierr.FileTooLarge)},
+		{"413 from nginx (33 MB, Expect: 100-continue)", func() (reply, error) {
+			return a.postFile("/pipelines/run/classify", "image", big, map[string]string{"Expect": "100-continue"})
+		}, 413, errnoOf(apierr.FileTooLarge)},
+		{"413 from nginx (33 MB, chunked)", func() (reply, error) { return postChunked(a, "/pipelines/run/classify", big) }, 413, errnoOf(apierr.FileTooLarge)},
+		{"413 from nginx (2 MB body to /result)", func() (reply, error) {
+			req, err := http.NewRequest(http.MethodGet, a.base+"/result/"+strings.Repeat("0", 32), bytes.NewReader(make([]byte, 2<<20)))
+			if err != nil {
+				return reply{}, err
+			}
+			return a.do(req)
+		}, 413, errnoOf(apierr.FileTooLarge)},
 		{"413 from the gateway (30 MB + 1 KB)", func() (reply, error) { return a.postFile("/pipelines/run/classify", "image", justOver, nil) }, 413, errnoOf(apierr.FileTooLarge)},
 		{"415 under 1 KB", func() (reply, error) { return a.postFile("/pipelines/run/classify", "image", make([]byte, 200), nil) }, 415, errnoOf(apierr.FileTooSmall)},
 		{"422 no image field", func() (reply, error) {
@@ -329,4 +342,20 @@ func testLicense(t *testing.T, a *api, nc *nats.Conn, v *vendorServer) {
 	if u.RequestsTotal == 0 {
 		t.Error("the license report counts no requests although the gateways accepted some")
 	}
+}
+
+// postChunked posts data as the image part of a multipart body of unknown
+// length, so that the client sends it chunked: nginx learns its size only
+// while it streams the body on.
+func postChunked(a *api, path string, data []byte) (reply, error) {
+	var buf bytes.Buffer
+	buf.WriteString("--b\r\nContent-Disposition: form-data; name=\"image\"; filename=\"scan.jpg\"\r\n\r\n")
+	buf.Write(data)
+	buf.WriteString("\r\n--b--\r\n")
+	req, err := http.NewRequest(http.MethodPost, a.base+path, io.MultiReader(&buf))
+	if err != nil {
+		return reply{}, err
+	}
+	req.Header.Set("Content-Type", "multipart/form-data; boundary=b")
+	return a.do(req)
 }

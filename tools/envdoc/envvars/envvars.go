@@ -38,9 +38,13 @@ func Roles() []Role {
 }
 
 // RoleVars returns the variable names a role reads: those its config
-// struct holds, less those whose roles tag leaves the role out.
+// struct holds, less those whose roles tag leaves the role out, and the
+// process variables every role reads outside it (ProcessVars).
 func RoleVars(r Role) []string {
 	var names []string
+	for _, p := range ProcessVars() {
+		names = append(names, p.Name)
+	}
 	for _, v := range config.Vars(r.New()) {
 		if reads(v, r.Name) {
 			names = append(names, v.Name)
@@ -73,6 +77,28 @@ func ComposeVars() []ComposeVar {
 		{"DOCSUITE_VERSION", version.Number, "Tag of the docsuite images docker compose builds and runs."},
 		{"DOCSUITE_HTTP_PORT", "8080", "Host port nginx publishes (the container listens on 80)."},
 		{"DOCSUITE_STOP_GRACE_PERIOD", "130s", "How long docker compose lets a docsuite container finish its running requests when stopping it (stop, upgrade, down) before killing it: keep it PIPELINE_TIMEOUT plus 10 s when raising PIPELINE_TIMEOUT."},
+	}
+}
+
+// ProcessVar is a variable every role's process reads outside its config
+// struct, so that --check-config does not show it: the env file's own
+// name, read before the configuration, and the Go runtime's settings.
+type ProcessVar struct {
+	Name, Default, ReadBy, Doc string
+}
+
+// ProcessVars lists the process variables.
+func ProcessVars() []ProcessVar {
+	return []ProcessVar{
+		{"ENV_FILE", "", "every role (before its configuration)", "Env file the role reads its settings from, as --env-file FILE does (the flag wins): " +
+			"its values come after the built-in defaults and the environment's win over them. Leave it out of deploy/compose/docsuite.env: " +
+			"docker compose hands that file's values to the containers as their environment (env_file), and a role whose ENV_FILE names a " +
+			"file it cannot read (nothing of the host is mounted in its container) refuses to start. Neither docker-compose.yml nor the image sets it."},
+		{"GOMEMLIMIT", "", "every role (the Go runtime)", "Soft limit of the Go heap (e.g. 1536MiB), read by the Go runtime at start. " +
+			"Unset, a role in a container with a memory limit holds its heap under three quarters of that limit itself, leaving the rest " +
+			"to ONNX Runtime, OpenCV and Tesseract, and logs gomemlimit_bytes at start; set, it wins. The containers' limits differ " +
+			"(docker-compose.yml, deploy.resources.limits) and every container reads deploy/compose/docsuite.env: set it per service " +
+			"(environment: in a docker-compose.override.yml), if at all. Neither docker-compose.yml nor the image sets it."},
 	}
 }
 
@@ -228,6 +254,14 @@ func WriteEnv(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "#%s=%s\n", c.Name, c.Default)
 	}
+	b.WriteString("\n# ==== every role, outside its configuration (--check-config does not show them) ====\n")
+	for _, p := range ProcessVars() {
+		b.WriteString("\n")
+		for _, line := range wrap(p.Doc, 98) {
+			fmt.Fprintf(&b, "# %s\n", line)
+		}
+		fmt.Fprintf(&b, "#%s=%s\n", p.Name, p.Default)
+	}
 	for _, g := range Collect() {
 		fmt.Fprintf(&b, "\n# ==== %s ====\n", g.Title)
 		for _, v := range g.Vars {
@@ -255,6 +289,13 @@ func WriteTable(w io.Writer) error {
 	b.WriteString("| Variable | Default | Read by | Meaning |\n|---|---|---|---|\n")
 	for _, c := range ComposeVars() {
 		fmt.Fprintf(&b, "| `%s` | `%s` | docker compose | %s |\n", c.Name, c.Default, c.Doc)
+	}
+	for _, p := range ProcessVars() {
+		def := "`" + p.Default + "`"
+		if p.Default == "" {
+			def = "(unset)"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", p.Name, def, p.ReadBy, p.Doc)
 	}
 	for _, g := range Collect() {
 		for _, v := range g.Vars {

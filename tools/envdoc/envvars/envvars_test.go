@@ -1,7 +1,12 @@
 package envvars
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -104,5 +109,79 @@ func TestEnvTemplateSetsOnlyInstallationValues(t *testing.T) {
 	}
 	if !slices.Equal(set, []string{"MINIO_ACCESS_KEY", "MINIO_SECRET_KEY", "LICENSE_TOKEN", "LICENSE_URL"}) {
 		t.Fatalf("uncommented assignments: %v", set)
+	}
+}
+
+// TestStartVariablesDocumented: every variable a role's start reads from
+// the environment itself (pkg/cli, pkg/config: os.Getenv and the like
+// called with a name) is documented, in a config struct or as a process
+// variable; ENV_FILE and GOMEMLIMIT were read and documented nowhere.
+func TestStartVariablesDocumented(t *testing.T) {
+	documented := map[string]bool{}
+	for _, g := range Collect() {
+		for _, v := range g.Vars {
+			documented[v.Name] = true
+		}
+	}
+	for _, p := range ProcessVars() {
+		documented[p.Name] = true
+	}
+	read := map[string]bool{}
+	for _, dir := range []string{"cli", "config"} {
+		files, err := filepath.Glob(filepath.Join("..", "..", "..", "pkg", dir, "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("pkg/%s: %v", dir, err)
+		}
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || len(call.Args) == 0 {
+					return true
+				}
+				var fn string
+				switch f := call.Fun.(type) {
+				case *ast.Ident:
+					fn = f.Name
+				case *ast.SelectorExpr:
+					fn = f.Sel.Name
+				}
+				lit, ok := call.Args[0].(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING || !slices.Contains([]string{"Getenv", "LookupEnv", "getenv"}, fn) {
+					return true
+				}
+				v, _ := strconv.Unquote(lit.Value)
+				read[v] = true
+				return true
+			})
+		}
+	}
+	for _, want := range []string{"ENV_FILE", "GOMEMLIMIT"} {
+		if !read[want] {
+			t.Errorf("%s is no longer read by pkg/cli or pkg/config: update ProcessVars", want)
+		}
+	}
+	for v := range read {
+		if !documented[v] {
+			t.Errorf("%s is read at a role's start but documented nowhere (config struct or ProcessVars)", v)
+		}
+	}
+	var table, env strings.Builder
+	if err := WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteEnv(&env); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ProcessVars() {
+		if !strings.Contains(table.String(), "| `"+p.Name+"` |") || !strings.Contains(env.String(), "\n#"+p.Name+"=") {
+			t.Errorf("%s is missing from the table or the env template", p.Name)
+		}
 	}
 }
