@@ -96,11 +96,11 @@ ENTRYPOINT ["nginx", "-p", "/tmp/", "-c", "/etc/docsuite/nginx/nginx.conf", "-e"
 FROM ${DEBIAN_IMAGE} AS app
 COPY --from=build /out/runtime-packages.txt /tmp/runtime-packages.txt
 # Run-time libraries found above, plus the helpers the decoders call
-# (pdftoppm, ddjvu/djvused), Tesseract's language data, OpenCV's Haar face
+# (pdftoppm, qpdf, ddjvu/djvused), Tesseract's language data, OpenCV's Haar face
 # cascade (the fraud worker's portrait check) and curl for health checks.
 RUN apt-get update \
  && xargs -a /tmp/runtime-packages.txt apt-get install -y --no-install-recommends \
-      ca-certificates curl tzdata poppler-utils djvulibre-bin \
+      ca-certificates curl tzdata poppler-utils qpdf djvulibre-bin \
       tesseract-ocr-eng tesseract-ocr-rus tesseract-ocr-osd tesseract-ocr-jpn opencv-data \
  && rm -rf /var/lib/apt/lists/* /tmp/runtime-packages.txt \
  && useradd --system --uid 10001 --user-group --home-dir /opt/docsuite --shell /usr/sbin/nologin docsuite \

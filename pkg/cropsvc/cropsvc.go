@@ -205,6 +205,10 @@ func DecodeError(err error) error {
 		return &apierr.Error{Code: apierr.UnsupportedFormat, Cause: err,
 			Message: "Indirect DjVu document: the file is only the index of pages kept in separate files; send the document as one bundled DjVu file (djvmcvt -b index.djvu bundled.djvu)",
 			Detail:  []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.format"}}}
+	case errors.Is(err, decode.ErrJPEGPrecision):
+		return &apierr.Error{Code: apierr.UnsupportedFormat, Cause: err,
+			Message: "JPEG of 12 bits a sample (as medical and archival tools write): it cannot be decoded here, nor shown by most viewers; send it as an 8-bit JPEG, PNG or TIFF",
+			Detail:  []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.format"}}}
 	case errors.Is(err, decode.ErrUnsupported):
 		return &apierr.Error{Code: apierr.UnsupportedFormat, Cause: err,
 			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.format"}}}

@@ -55,6 +55,11 @@ func openImage(data []byte, f Format, opts Options) (*imageDoc, error) {
 	if err := opts.checkPixels(0, int64(d.w), int64(d.h)); err != nil {
 		return nil, err
 	}
+	if f == JPEG {
+		if bits, ok := jpegPrecision(data); ok && bits != 8 {
+			return nil, fmt.Errorf("%w: %w (this one has %d)", ErrUnsupported, ErrJPEGPrecision, bits)
+		}
+	}
 	if f == JPEG || f == TIFF {
 		d.orientation = exifOrientation(data, f)
 	}
@@ -245,6 +250,21 @@ func decodeJPEG(data []byte) (image.Image, error) {
 func jpegBaseline(data []byte) bool {
 	m, _, ok := jpegFrame(data)
 	return ok && (m == 0xC0 || m == 0xC1)
+}
+
+// ErrJPEGPrecision is a JPEG of other than 8 bits a sample (12, as some
+// medical and archival tools write): neither Go's decoder nor libjpeg-turbo
+// (OpenCV's, poppler's) as built reads it, and most viewers do not show
+// it. It wraps ErrUnsupported.
+var ErrJPEGPrecision = errors.New("JPEG of other than 8 bits a sample")
+
+// jpegPrecision reads the sample precision of a JPEG file's frame header.
+func jpegPrecision(data []byte) (int, bool) {
+	_, at, ok := jpegFrame(data)
+	if !ok || at+5 > len(data) {
+		return 0, false
+	}
+	return int(data[at+4]), true
 }
 
 // jpegFrameSize reads the width and height of a JPEG file's frame header

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -24,8 +25,11 @@ var ErrPDFPassword = errors.New("pdf: encrypted with a password, needed to open 
 
 // pdfPage is what pdfinfo tells of one page.
 type pdfPage struct {
-	w, h float64 // points
+	w, h float64 // points, of the crop box: what a viewer shows
 	rot  int
+	// crop is the crop box (x0, y0, x1, y1) in default user space, where
+	// the page's content places its image.
+	crop [4]float64
 }
 
 // pdfImage is one row of `pdfimages -list`.
@@ -34,7 +38,9 @@ type pdfImage struct {
 	w, h       int
 	xppi, yppi float64
 	enc        string
-	bpc        int // bits per component
+	comps      int    // colour components
+	bpc        int    // bits per component
+	obj        string // "12 0 R", as qpdf names objects
 }
 
 // pdfDoc is an opened PDF: page sizes are known, pages are rendered or
@@ -50,6 +56,9 @@ type pdfDoc struct {
 	textOnce   sync.Once
 	text       []bool // page has a text layer
 	textErr    error
+	objsOnce   sync.Once
+	objs       *pdfObjects // qpdf's view of the file's objects
+	objsErr    error
 }
 
 func openPDF(ctx context.Context, data []byte, opts Options) (*pdfDoc, error) {
@@ -88,7 +97,7 @@ func (d *pdfDoc) readInfo(ctx context.Context) error {
 	if n > d.opts.MaxPages {
 		return &LimitError{Limit: "pages", Value: int64(n), Max: int64(d.opts.MaxPages)}
 	}
-	out, err = runTool(ctx, 1<<30, 1<<20, "pdfinfo", "-f", "1", "-l", strconv.Itoa(n), d.path)
+	out, err = runTool(ctx, 1<<30, 4<<20, "pdfinfo", "-box", "-f", "1", "-l", strconv.Itoa(n), d.path)
 	if err != nil {
 		return corrupt(PDF, err)
 	}
@@ -96,7 +105,8 @@ func (d *pdfDoc) readInfo(ctx context.Context) error {
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
-		// "Page    1 size:  593.814 x 838.763 pts" and "Page    1 rot:   0"
+		// "Page    1 size:  593.814 x 838.763 pts", "Page    1 rot:   0" and
+		// "Page    1 CropBox:     0.00     0.00   593.81   838.76"
 		if len(f) < 4 || f[0] != "Page" {
 			continue
 		}
@@ -110,6 +120,10 @@ func (d *pdfDoc) readInfo(ctx context.Context) error {
 			d.pages[i-1].h, _ = strconv.ParseFloat(f[5], 64)
 		case f[2] == "rot:":
 			d.pages[i-1].rot, _ = strconv.Atoi(f[3])
+		case f[2] == "CropBox:" && len(f) >= 7:
+			for k := range 4 {
+				d.pages[i-1].crop[k], _ = strconv.ParseFloat(f[3+k], 64)
+			}
 		}
 	}
 	return nil
@@ -127,14 +141,19 @@ func (d *pdfDoc) Close() error {
 }
 
 // Page returns page i: the scanned image itself when the options allow it
-// and the page is one, otherwise the page rasterised at DPI as JPEG of the
-// requested quality.
+// and the page shows it as stored, otherwise the page rasterised as JPEG of
+// the requested quality: at DPI, or (a scanned page whose image is not
+// shown as stored) at DPI but never above the image's own resolution.
 func (d *pdfDoc) Page(ctx context.Context, i int) (image.Image, error) {
 	if err := checkPage(i, len(d.pages)); err != nil {
 		return nil, err
 	}
 	if d.opts.PDFRawImages {
 		if im, ok := d.scannedImage(ctx, i); ok {
+			ppi, stored := d.shownAsStored(ctx, i, im)
+			if !stored {
+				return d.rasterise(ctx, i, max(min(d.opts.DPI, int(math.Round(ppi))), 1))
+			}
 			img, err := d.extract(ctx, i, im)
 			if err == nil {
 				// A viewer shows the page turned clockwise by its /Rotate;
@@ -142,13 +161,13 @@ func (d *pdfDoc) Page(ctx context.Context, i int) (image.Image, error) {
 				return cvimg.Turn(img, geom.Rotation(((d.pages[i].rot/90)%4+4)%4))
 			}
 			var le *LimitError
-			if errors.As(err, &le) || ctx.Err() != nil {
+			if errors.As(err, &le) || errors.Is(err, ErrUnsupported) || ctx.Err() != nil {
 				return nil, err
 			}
 			// An image poppler cannot write out is rasterised instead.
 		}
 	}
-	return d.rasterise(ctx, i)
+	return d.rasterise(ctx, i, d.opts.DPI)
 }
 
 // scannedImage reports the page's image when the page is a scan: exactly
@@ -204,8 +223,10 @@ func (d *pdfDoc) listImages(ctx context.Context) (map[int][]pdfImage, error) {
 		h, _ := strconv.Atoi(f[4])
 		xppi, _ := strconv.ParseFloat(f[12], 64)
 		yppi, _ := strconv.ParseFloat(f[13], 64)
+		comps, _ := strconv.Atoi(f[6])
 		bpc, _ := strconv.Atoi(f[7])
-		res[page] = append(res[page], pdfImage{kind: f[2], w: w, h: h, xppi: xppi, yppi: yppi, enc: f[8], bpc: bpc})
+		res[page] = append(res[page], pdfImage{kind: f[2], w: w, h: h, xppi: xppi, yppi: yppi, enc: f[8], comps: comps, bpc: bpc,
+			obj: f[10] + " " + f[11] + " R"})
 	}
 	return res, nil
 }
@@ -253,6 +274,11 @@ func (d *pdfDoc) extract(ctx context.Context, i int, im pdfImage) (image.Image, 
 	if len(files) != 1 {
 		return nil, fmt.Errorf("%w: pdf: page %d: %d images written", ErrCorrupt, i+1, len(files))
 	}
+	if filepath.Ext(files[0]) == ".jpg" {
+		// A JPEG stream is written as stored, whatever its dictionary
+		// says of its bits.
+		im.bpc = 8
+	}
 	if im.bpc > 8 {
 		fh, err := os.Open(files[0])
 		if err != nil {
@@ -274,6 +300,9 @@ func (d *pdfDoc) extract(ctx context.Context, i int, im pdfImage) (image.Image, 
 		return nil, fmt.Errorf("%w: pdf: page %d: unexpected extracted image", ErrCorrupt, i+1)
 	}
 	doc, err := openImage(data, f, d.opts)
+	if errors.Is(err, ErrJPEGPrecision) {
+		return nil, fmt.Errorf("%w: pdf: page %d's scanned image, which poppler does not read either", err, i+1)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -281,17 +310,19 @@ func (d *pdfDoc) extract(ctx context.Context, i int, im pdfImage) (image.Image, 
 	return doc.Page(ctx, 0)
 }
 
-// rasterise renders the page at DPI through JPEG of the requested quality.
-func (d *pdfDoc) rasterise(ctx context.Context, i int) (image.Image, error) {
+// rasterise renders the page's crop box (what a viewer shows; poppler's
+// default, the media box, can be larger) at dpi through JPEG of the
+// requested quality.
+func (d *pdfDoc) rasterise(ctx context.Context, i, dpi int) (image.Image, error) {
 	p := d.pages[i]
-	scale := float64(d.opts.DPI) / 72
+	scale := float64(dpi) / 72
 	w, h := int64(p.w*scale+0.5), int64(p.h*scale+0.5)
 	if err := d.opts.checkPixels(i, max(w, 1), max(h, 1)); err != nil {
-		return nil, atDPI(err, d.opts.DPI)
+		return nil, atDPI(err, dpi)
 	}
 	pg := strconv.Itoa(i + 1)
 	q := max(d.opts.Quality, 1)
-	out, err := runTool(ctx, memoryFor(w*h), w*h*3+(1<<20), "pdftoppm", "-r", strconv.Itoa(d.opts.DPI), "-f", pg, "-l", pg,
+	out, err := runTool(ctx, memoryFor(w*h), w*h*3+(1<<20), "pdftoppm", "-cropbox", "-r", strconv.Itoa(dpi), "-f", pg, "-l", pg,
 		"-jpeg", "-jpegopt", "quality="+strconv.Itoa(q), "-singlefile", d.path)
 	if err != nil {
 		return nil, corrupt(PDF, err)
@@ -301,7 +332,7 @@ func (d *pdfDoc) rasterise(ctx context.Context, i int) (image.Image, error) {
 		return nil, corrupt(PDF, err)
 	}
 	if err := d.opts.checkPixels(i, int64(cfg.Width), int64(cfg.Height)); err != nil {
-		return nil, atDPI(err, d.opts.DPI)
+		return nil, atDPI(err, dpi)
 	}
 	img, err := jpeg.Decode(bytes.NewReader(out))
 	if err != nil {
