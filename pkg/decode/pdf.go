@@ -322,6 +322,10 @@ func (d *pdfDoc) rasterise(ctx context.Context, i, dpi int) (image.Image, error)
 	}
 	pg := strconv.Itoa(i + 1)
 	q := max(d.opts.Quality, 1)
+	// -cropbox: the page as a viewer shows it, and as pdfinfo measured it
+	// above. pdftoppm's default is the media box, which a page may make
+	// far larger than its crop box (a 200-inch media box under a letter
+	// crop box passed the check above as a letter page).
 	out, err := runTool(ctx, memoryFor(w*h), w*h*3+(1<<20), "pdftoppm", "-cropbox", "-r", strconv.Itoa(dpi), "-f", pg, "-l", pg,
 		"-jpeg", "-jpegopt", "quality="+strconv.Itoa(q), "-singlefile", d.path)
 	if err != nil {
@@ -334,9 +338,28 @@ func (d *pdfDoc) rasterise(ctx context.Context, i, dpi int) (image.Image, error)
 	if err := d.opts.checkPixels(i, int64(cfg.Width), int64(cfg.Height)); err != nil {
 		return nil, atDPI(err, dpi)
 	}
+	if !renderedAs(int64(cfg.Width), int64(cfg.Height), w, h, p.rot) {
+		// poppler writes a 1×1 picture and exits 0 when it cannot
+		// allocate the page's bitmap: never answer that as the page.
+		return nil, fmt.Errorf("%w: pdf: page %d rendered as %dx%d pixels, not the %dx%d of its size at dpi %d",
+			ErrCorrupt, i+1, cfg.Width, cfg.Height, w, h, dpi)
+	}
 	img, err := jpeg.Decode(bytes.NewReader(out))
 	if err != nil {
 		return nil, corrupt(PDF, err)
 	}
 	return img, nil
+}
+
+// renderedAs reports whether a page rendered as gw×gh pixels is the page
+// of w×h pixels (unturned) that pdfinfo's size promised, turned by its
+// /Rotate rot: within 2 pixels a side, for the renderers' rounding.
+// poppler turns a page by a quarter or three only (a /Rotate that is no
+// multiple of 90, which pdfinfo reports as it is, turns nothing).
+func renderedAs(gw, gh, w, h int64, rot int) bool {
+	if r := (rot%360 + 360) % 360; r == 90 || r == 270 {
+		w, h = h, w
+	}
+	near := func(a, b int64) bool { return a-b <= 2 && b-a <= 2 }
+	return near(gw, w) && near(gh, h)
 }

@@ -131,30 +131,33 @@ const maxTIFFChain = 1 << 16
 // tiffPageIFDs lists the offsets of a TIFF file's pages: the IFDs along
 // its chain, leaving out reduced-resolution copies (thumbnails) and
 // transparency masks (NewSubfileType bits 0 and 2, SubfileType 2). The
-// walk stops at a loop or an offset outside the file.
-func tiffPageIFDs(t []byte) []uint32 {
+// walk stops at a loop. A chain that leads out of the file (an IFD at or
+// past its end, or running past it) is a file cut short, an ErrCorrupt:
+// read as far as it goes, a ten-page scan cut in the middle was answered
+// as a whole file of five pages.
+func tiffPageIFDs(t []byte) ([]uint32, error) {
 	bo, ok := tiffByteOrder(t)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	var pages []uint32
 	seen := map[uint32]bool{}
 	for off := bo.Uint32(t[4:8]); off >= 8 && !seen[off] && len(seen) < maxTIFFChain; {
 		seen[off] = true
-		if int64(off)+2 > int64(len(t)) {
-			break
+		end := int64(off) + 2
+		if end <= int64(len(t)) {
+			end += 12*int64(bo.Uint16(t[off:off+2])) + 4
 		}
-		n := int64(bo.Uint16(t[off : off+2]))
-		next := int64(off) + 2 + 12*n
-		if next+4 > int64(len(t)) {
-			break
+		if end > int64(len(t)) {
+			return nil, fmt.Errorf("%w: tiff: directory %d, at byte %d, runs past the end of the file (%d bytes): "+
+				"the file was cut short, send the whole file", ErrCorrupt, len(seen), off, len(t))
 		}
 		if !tiffSubsidiary(t, bo, off) {
 			pages = append(pages, off)
 		}
-		off = bo.Uint32(t[next : next+4])
+		off = bo.Uint32(t[end-4 : end])
 	}
-	return pages
+	return pages, nil
 }
 
 // tiffSubsidiary reports whether the IFD at off is a thumbnail or a mask
@@ -186,7 +189,10 @@ type tiffDoc struct {
 // openTIFF opens a TIFF file: one page as any single image, several as a
 // tiffDoc, the page limit checked and the first page's size too.
 func openTIFF(data []byte, opts Options) (Document, error) {
-	ifds := tiffPageIFDs(data)
+	ifds, err := tiffPageIFDs(data)
+	if err != nil {
+		return nil, err
+	}
 	if len(ifds) > opts.MaxPages {
 		return nil, &LimitError{Limit: "pages", Value: int64(len(ifds)), Max: int64(opts.MaxPages)}
 	}

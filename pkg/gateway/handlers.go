@@ -119,7 +119,12 @@ func (s *Server) enqueue(c *gin.Context, a *accepted, method string, p any, prio
 
 func (s *Server) handleClassify(hosted bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		p, err := params.ParseClassify(c.Request.URL.Query())
+		q, err := params.Values(c.Request.URL.RawQuery)
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		p, err := params.ParseClassify(q)
 		if err != nil {
 			s.fail(c, err)
 			return
@@ -132,7 +137,12 @@ func (s *Server) handleClassify(hosted bool) gin.HandlerFunc {
 
 func (s *Server) handleRecognize(hosted bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		p, err := params.ParseRecognize(c.Request.URL.Query())
+		q, err := params.Values(c.Request.URL.RawQuery)
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		p, err := params.ParseRecognize(q)
 		if err != nil {
 			s.fail(c, err)
 			return
@@ -147,7 +157,12 @@ func (s *Server) handleRecognize(hosted bool) gin.HandlerFunc {
 // parameters and run on their own stage workers.
 func (s *Server) handleStageMethod(method string, hosted bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		p, err := params.ParseClassify(c.Request.URL.Query())
+		q, err := params.Values(c.Request.URL.RawQuery)
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		p, err := params.ParseClassify(q)
 		if err != nil {
 			s.fail(c, err)
 			return

@@ -186,6 +186,9 @@ func (s *Server) bodyError(err error) error {
 	if errors.As(err, &se) {
 		return stalled(se)
 	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return apierr.Wrap(apierr.NotMultipart, err, "The upload ended early: the body stops before its multipart closing boundary, the file is incomplete")
+	}
 	return apierr.Wrap(apierr.NotMultipart, err, "Malformed multipart body")
 }
 
