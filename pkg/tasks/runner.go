@@ -200,18 +200,38 @@ func (q *Queue) settle(ctx context.Context, msg jetstream.Msg, meta *jetstream.M
 }
 
 // handBack returns a task whose try ended without an outcome to the queue,
-// to be delivered again after delay, its progress back at no pages done:
-// the pages of the try that ended are to be done again.
+// to be delivered again after delay (none: at once), its progress back at
+// no pages done: the pages of the try that ended are to be done again.
 func (q *Queue) handBack(ctx context.Context, msg jetstream.Msg, st *State, delay time.Duration) {
 	if st.PagesDone != 0 {
 		st.PagesDone = 0
 		_ = q.put(ctx, *st)
 	}
-	if delay > 0 {
-		_ = msg.NakWithDelay(delay)
-		return
+	if err := nak(ctx, q.nc, msg, delay); err != nil {
+		q.log.Warn("handing a task back failed; it is delivered again after AckWait",
+			"task_id", st.ID, "ack_wait", q.opts.AckWait, "err", err)
 	}
-	_ = msg.Nak()
+}
+
+// nak hands msg back to JetStream to be delivered again after delay, and
+// returns once the server has taken it. The nak always carries a delay, at
+// least a nanosecond: the server stores a delayed nak with the message's
+// delivery, as due again then, and delivers it again within 10 ms (its
+// timer), where a plain nak (jetstream.Msg.Nak) queues the message for
+// redelivery only in the server's memory. Handed back so by an all-in-one
+// that SIGTERM stopped, its embedded server stopping with it, a task came
+// back after the restart as the server had stored it, still held by the
+// runner that stopped: it ran only once AckWait (30 s) had passed since
+// that runner's last heartbeat, after the tasks of lower priority. The nak
+// is sent as a request and its reply awaited, where
+// jetstream.Msg.NakWithDelay only publishes it: the server processes an ack
+// some time after reading it, and one stopping just then may never do so.
+func nak(ctx context.Context, nc *nats.Conn, msg jetstream.Msg, delay time.Duration) error {
+	body := fmt.Appendf(nil, "-NAK {\"delay\": %d}", max(delay, time.Nanosecond).Nanoseconds())
+	if _, err := nc.RequestWithContext(ctx, msg.Reply(), body); err != nil {
+		return fmt.Errorf("tasks: nak %s: %w", msg.Reply(), err)
+	}
+	return nil
 }
 
 // attempt runs one try of a task within the pipeline timeout, telling
