@@ -46,8 +46,14 @@ func encoded(t *testing.T, f func(*bytes.Buffer) error) []byte {
 // firstPage is the first page of the file data, as the cropper gets it.
 func firstPage(t *testing.T, data []byte) image.Image {
 	t.Helper()
+	return firstPageWith(t, data, Options{})
+}
+
+// firstPageWith is the first page of the file data opened with opts.
+func firstPageWith(t *testing.T, data []byte, opts Options) image.Image {
+	t.Helper()
 	ctx := context.Background()
-	doc, err := Open(ctx, data, Options{})
+	doc, err := Open(ctx, data, opts)
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}

@@ -3,7 +3,6 @@ package decode
 import (
 	"bytes"
 	"compress/zlib"
-	"context"
 	"fmt"
 	"image"
 	"testing"
@@ -62,16 +61,7 @@ func TestPDF16BitScan(t *testing.T) {
 			}
 		}
 	}
-	ctx := context.Background()
-	doc, err := Open(ctx, pdfWithImage(t, page), Options{PDFRawImages: true, AutoPDFRawImages: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer doc.Close()
-	img, err := doc.Page(ctx, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := firstPageWith(t, pdfWithImage(t, page), Options{PDFRawImages: true, AutoPDFRawImages: true})
 	if img.Bounds().Size() != page.Bounds().Size() {
 		t.Fatalf("page %v, want the stored image's %v", img.Bounds().Size(), page.Bounds().Size())
 	}

@@ -226,19 +226,10 @@ func scanCases(t *testing.T) []scanCase {
 // stored: a negative, flipped, uncut, with what lies over it missing.
 func TestPDFScanAsAViewerShowsIt(t *testing.T) {
 	testutil.Need(t, "pdfimages", "pdfinfo", "pdftoppm", "qpdf", "convert")
-	ctx := context.Background()
 	for _, tc := range scanCases(t) {
 		t.Run(tc.name, func(t *testing.T) {
 			data := tc.pdf.bytes()
-			doc, err := Open(ctx, data, Options{PDFRawImages: true, AutoPDFRawImages: true, TempDir: t.TempDir()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer doc.Close()
-			img, err := doc.Page(ctx, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
+			img := firstPageWith(t, data, Options{PDFRawImages: true, AutoPDFRawImages: true, TempDir: t.TempDir()})
 			if tc.margins {
 				if img.Bounds().Dx() != tc.pdf.w || img.Bounds().Dy() != tc.pdf.h {
 					t.Fatalf("page %v, want the image's %dx%d", img.Bounds().Size(), tc.pdf.w, tc.pdf.h)

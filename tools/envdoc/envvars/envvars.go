@@ -248,19 +248,11 @@ func WriteEnv(w io.Writer) error {
 	b.WriteString("\n# Their commented defaults below are the binaries' own, for runs outside the image: leave\n# them commented under docker compose.\n")
 	b.WriteString("\n# ==== docker compose (read by compose, not by the roles) ====\n")
 	for _, c := range ComposeVars() {
-		b.WriteString("\n")
-		for _, line := range wrap(c.Doc, 98) {
-			fmt.Fprintf(&b, "# %s\n", line)
-		}
-		fmt.Fprintf(&b, "#%s=%s\n", c.Name, c.Default)
+		writeCommented(&b, c.Doc, c.Name, c.Default)
 	}
 	b.WriteString("\n# ==== every role, outside its configuration (--check-config does not show them) ====\n")
 	for _, p := range ProcessVars() {
-		b.WriteString("\n")
-		for _, line := range wrap(p.Doc, 98) {
-			fmt.Fprintf(&b, "# %s\n", line)
-		}
-		fmt.Fprintf(&b, "#%s=%s\n", p.Name, p.Default)
+		writeCommented(&b, p.Doc, p.Name, p.Default)
 	}
 	for _, g := range Collect() {
 		fmt.Fprintf(&b, "\n# ==== %s ====\n", g.Title)
@@ -328,4 +320,14 @@ func wrap(s string, width int) []string {
 		lines = append(lines, cur.String())
 	}
 	return lines
+}
+
+// writeCommented writes a variable to the env template as a commented
+// default after its documentation, wrapped as comment lines.
+func writeCommented(b *strings.Builder, doc, name, def string) {
+	b.WriteString("\n")
+	for _, line := range wrap(doc, 98) {
+		fmt.Fprintf(b, "# %s\n", line)
+	}
+	fmt.Fprintf(b, "#%s=%s\n", name, def)
 }
