@@ -201,16 +201,8 @@ func DecodeError(err error) error {
 		}
 		return &apierr.Error{Code: apierr.TooManyPixels, Cause: err, Message: msg,
 			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.limit.pixels"}}}
-	case errors.Is(err, decode.ErrIndirectDJVU):
-		return &apierr.Error{Code: apierr.UnsupportedFormat, Cause: err,
-			Message: "Indirect DjVu document: the file is only the index of pages kept in separate files; send the document as one bundled DjVu file (djvmcvt -b index.djvu bundled.djvu)",
-			Detail:  []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.format"}}}
-	case errors.Is(err, decode.ErrJPEGPrecision):
-		return &apierr.Error{Code: apierr.UnsupportedFormat, Cause: err,
-			Message: "JPEG of 12 bits a sample (as medical and archival tools write): it cannot be decoded here, nor shown by most viewers; send it as an 8-bit JPEG, PNG or TIFF",
-			Detail:  []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.format"}}}
 	case errors.Is(err, decode.ErrUnsupported):
-		return &apierr.Error{Code: apierr.UnsupportedFormat, Cause: err,
+		return &apierr.Error{Code: apierr.UnsupportedFormat, Cause: err, Message: unsupportedMessage(err),
 			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.format"}}}
 	case errors.Is(err, decode.ErrPDFPassword):
 		return &apierr.Error{Code: apierr.CorruptFile, Cause: err,
@@ -228,4 +220,28 @@ func DecodeError(err error) error {
 	}
 	return &apierr.Error{Code: apierr.CorruptFile, Cause: err,
 		Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.corrupt"}}}
+}
+
+// unsupportedMessages say what a file no decoder here reads is and what to
+// send instead; a file of another unsupported kind keeps the catalogue's
+// message.
+var unsupportedMessages = []struct {
+	err error
+	msg string
+}{
+	{decode.ErrIndirectDJVU, "Indirect DjVu document: the file is only the index of pages kept in separate files; send the document as one bundled DjVu file (djvmcvt -b index.djvu bundled.djvu)"},
+	{decode.ErrJPEGPrecision, "JPEG of 12 bits a sample (as medical and archival tools write): it cannot be decoded here, nor shown by most viewers; send it as an 8-bit JPEG, PNG or TIFF"},
+	{decode.ErrJPEGLossless, "Lossless JPEG (as medical imaging and some archival tools write): it cannot be decoded here, nor shown by most viewers; send it as a baseline JPEG, PNG or TIFF"},
+	{decode.ErrJPEGHierarchical, "Hierarchical JPEG: it cannot be decoded here, nor shown by most viewers; send it as a baseline JPEG, PNG or TIFF"},
+}
+
+// unsupportedMessage is the message of an ErrUnsupported: the one of
+// unsupportedMessages that err wraps, or "" for the catalogue's.
+func unsupportedMessage(err error) string {
+	for _, m := range unsupportedMessages {
+		if errors.Is(err, m.err) {
+			return m.msg
+		}
+	}
+	return ""
 }

@@ -36,10 +36,12 @@ func seedImages(f *testing.F) {
 		}
 		f.Add(b.Bytes())
 	}
-	// TIFFs that x/image/tiff refuses and OpenCV (libtiff) reads.
+	// TIFFs that x/image/tiff refuses and OpenCV (libtiff) reads, and a
+	// fax of pixels not square (resampled).
 	dir := f.TempDir()
 	testutil.WritePNG(f, dir, "seed.png", img)
-	for _, args := range [][]string{{"-compress", "jpeg"}, {"-colorspace", "CMYK"}} {
+	for _, args := range [][]string{{"-compress", "jpeg"}, {"-colorspace", "CMYK"},
+		{"-type", "bilevel", "-compress", "Group4", "-units", "PixelsPerInch", "-density", "204x98"}} {
 		testutil.Run(f, dir, "convert", append(append([]string{"seed.png"}, args...), "seed.tiff")...)
 		data, err := os.ReadFile(filepath.Join(dir, "seed.tiff"))
 		if err != nil {

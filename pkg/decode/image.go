@@ -26,8 +26,12 @@ type imageDoc struct {
 	data   []byte
 	format Format
 	opts   Options
-	// cfg is the header's size as stored (before EXIF orientation).
+	// w, h is the header's size as stored (before EXIF orientation).
 	w, h int
+	// sw, sh is the page's size once its pixels are square (a TIFF fax
+	// stored at 204 × 98 dpi, tiffres.go), before orientation too; w, h
+	// when they are square already.
+	sw, sh int
 	// orientation is the EXIF orientation (1..8) of JPEG and TIFF files.
 	orientation int
 
@@ -52,10 +56,21 @@ func openImage(data []byte, f Format, opts Options) (*imageDoc, error) {
 	if err != nil {
 		return nil, corrupt(f, err)
 	}
-	if err := opts.checkPixels(0, int64(d.w), int64(d.h)); err != nil {
+	d.sw, d.sh = d.w, d.h
+	if f == TIFF {
+		if x, y, ok := tiffResolution(data); ok {
+			d.sw, d.sh = squareSize(d.w, d.h, x, y)
+		}
+	}
+	// The page as it is handed on, which is also the larger of the two
+	// images held while it is resampled.
+	if err := opts.checkPixels(0, int64(d.sw), int64(d.sh)); err != nil {
 		return nil, err
 	}
 	if f == JPEG {
+		if err := jpegProcess(data); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
 		if bits, ok := jpegPrecision(data); ok && bits != 8 {
 			return nil, fmt.Errorf("%w: %w (this one has %d)", ErrUnsupported, ErrJPEGPrecision, bits)
 		}
@@ -107,7 +122,14 @@ func (d *imageDoc) Page(ctx context.Context, i int) (image.Image, error) {
 			d.err = corrupt(d.format, err)
 			return
 		}
-		d.img, d.err = applyOrientation(eightBit(flatten(img)), d.orientation)
+		img = eightBit(flatten(img))
+		if d.sw != d.w || d.sh != d.h {
+			if img, err = cvimg.Resize(img, image.Pt(d.sw, d.sh)); err != nil {
+				d.err = fmt.Errorf("decode: %s: resample to square pixels: %w", d.format, err)
+				return
+			}
+		}
+		d.img, d.err = applyOrientation(img, d.orientation)
 	})
 	return d.img, d.err
 }
@@ -258,6 +280,31 @@ func jpegBaseline(data []byte) bool {
 // it. It wraps ErrUnsupported.
 var ErrJPEGPrecision = errors.New("JPEG of other than 8 bits a sample")
 
+// ErrJPEGLossless is a lossless JPEG (ITU T.81 annex H; SOF3 or SOF11),
+// as medical imaging and some archival tools write: neither Go's decoder
+// nor libjpeg-turbo 2.1 (OpenCV's, poppler's, and that of most viewers)
+// reads one. The error naming it wraps ErrUnsupported too.
+var ErrJPEGLossless = errors.New("lossless JPEG")
+
+// ErrJPEGHierarchical is a hierarchical JPEG (ITU T.81 annex J: a DHP
+// segment and frames refining one another), which neither Go's decoder nor
+// libjpeg-turbo reads. The error naming it wraps ErrUnsupported too.
+var ErrJPEGHierarchical = errors.New("hierarchical JPEG")
+
+// jpegProcess tells, from a JPEG file's frame header, a coding process no
+// decoder here reads: ErrJPEGLossless, ErrJPEGHierarchical (a DHP
+// segment, or a differential frame: SOF5-7, SOF13-15); nil for the
+// sequential and progressive files that are read.
+func jpegProcess(data []byte) error {
+	switch m, _, _ := jpegFrame(data); m {
+	case 0xC3, 0xCB:
+		return ErrJPEGLossless
+	case 0xDE, 0xC5, 0xC6, 0xC7, 0xCD, 0xCE, 0xCF:
+		return ErrJPEGHierarchical
+	}
+	return nil
+}
+
 // jpegPrecision reads the sample precision of a JPEG file's frame header.
 func jpegPrecision(data []byte) (int, bool) {
 	_, at, ok := jpegFrame(data)
@@ -279,9 +326,11 @@ func jpegFrameSize(data []byte) (int, int, bool) {
 	return w, h, w > 0 && h > 0
 }
 
-// jpegFrame walks a JPEG file's markers to its frame header (SOFn) and
-// returns its marker and offset; ok is false when a scan or the end of
-// the image comes first, or the markers run out.
+// jpegFrame walks a JPEG file's markers to its frame header (SOFn), or a
+// hierarchical file's DHP segment (which comes before its frames, laid out
+// as a frame header, with the whole image's size and precision), and
+// returns its marker and offset; ok is false when a scan or the end of the
+// image comes first, or the markers run out.
 func jpegFrame(data []byte) (marker byte, at int, ok bool) {
 	for i := 2; i+4 <= len(data); {
 		if data[i] != 0xFF {
@@ -292,7 +341,7 @@ func jpegFrame(data []byte) (marker byte, at int, ok bool) {
 		case m == 0xFF: // fill byte
 			i++
 			continue
-		case m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC:
+		case m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC, m == 0xDE:
 			return m, i, true
 		case m == 0xDA || m == 0xD9:
 			return 0, 0, false // a scan or the end before any frame

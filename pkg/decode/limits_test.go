@@ -47,6 +47,11 @@ func TestLimits(t *testing.T) {
 	}{
 		{"png bomb 30000x30000", testutil.PNGBomb(30000, 30000), Options{}, "pixels", 0},
 		{"image over a lowered limit", read("page.jpg"), Options{MaxPixels: 240*320 - 1}, "pixels", 0},
+		// 490 x 314 pixels stored, 490 x 654 once square (tiffres.go).
+		{"fax over a lowered limit once its pixels are square", faxPage{x: 204, y: 98, write: faxBilevel}.bytes(t),
+			Options{MaxPixels: 490 * 400}, "pixels", 0},
+		{"tiff claiming 4e9 x 0.001 dpi", faxPage{x: 204, y: 98, write: faxBilevel, tags: []string{"282", "4e9", "283", "0.001"}}.bytes(t),
+			Options{}, "pixels", 0},
 		{"pdf page of 200 inches", testutil.HugePagePDF(14400), Options{}, "pixels", 49},
 		{"three pages over a limit of two", read("three.pdf"), Options{MaxPages: 2}, "pages", 0},
 		{"djvu pages over a limit of one", read("two.djvu"), Options{MaxPages: 1}, "pages", 0},

@@ -300,7 +300,7 @@ func (d *pdfDoc) extract(ctx context.Context, i int, im pdfImage) (image.Image, 
 		return nil, fmt.Errorf("%w: pdf: page %d: unexpected extracted image", ErrCorrupt, i+1)
 	}
 	doc, err := openImage(data, f, d.opts)
-	if errors.Is(err, ErrJPEGPrecision) {
+	if errors.Is(err, ErrUnsupported) { // a JPEG of 12 bits, lossless or hierarchical
 		return nil, fmt.Errorf("%w: pdf: page %d's scanned image, which poppler does not read either", err, i+1)
 	}
 	if err != nil {
