@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"docsuite/pkg/apierr"
+	"docsuite/pkg/config"
 )
 
 // Subject returns the request subject of a stage, e.g. "docsuite.stage.crop".
@@ -34,10 +35,10 @@ func Connect(url, name string, log *slog.Logger) (*nats.Conn, error) {
 				log.Warn("nats disconnected", "err", err)
 			}
 		}),
-		nats.ReconnectHandler(func(c *nats.Conn) { log.Info("nats reconnected", "url", c.ConnectedUrl()) }),
+		nats.ReconnectHandler(func(c *nats.Conn) { log.Info("nats reconnected", "url", c.ConnectedUrlRedacted()) }),
 	)
 	if err != nil {
-		return nil, fmt.Errorf("bus: connect %s: %w", url, err)
+		return nil, fmt.Errorf("bus: connect %s: %w", config.RedactURLs(url), err)
 	}
 	return nc, nil
 }

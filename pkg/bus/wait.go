@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"docsuite/pkg/config"
 )
 
 // waitBackoff is the first and the longest pause between two tries of
@@ -42,5 +44,5 @@ func Wait[T any](ctx context.Context, log *slog.Logger, what, addr string, open 
 
 // ConnectWait is Connect that waits for the server (Wait) until ctx ends.
 func ConnectWait(ctx context.Context, url, name string, log *slog.Logger) (*nats.Conn, error) {
-	return Wait(ctx, log, "NATS", url, func() (*nats.Conn, error) { return Connect(url, name, log) })
+	return Wait(ctx, log, "NATS", config.RedactURLs(url), func() (*nats.Conn, error) { return Connect(url, name, log) })
 }

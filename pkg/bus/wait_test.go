@@ -58,3 +58,31 @@ func TestConnectWaitGivesUpWhenStopped(t *testing.T) {
 		t.Fatalf("want the connect error soon after ctx ends, got %v after %v", err, time.Since(start))
 	}
 }
+
+// TestConnectLogsNoCredentials: NATS_URL may carry a user and password
+// or a token; the lines saying what a role waits for, and the error it
+// ends with, show the address with them masked.
+func TestConnectLogsNoCredentials(t *testing.T) {
+	cases := []struct{ name, url string }{
+		{"user and password", "nats://docsuite:N4tsPassw0rd@127.0.0.1:1"},
+		{"token", "nats://N4tsPassw0rd@127.0.0.1:1"},
+		{"second server of a list", "nats://127.0.0.1:1,nats://docsuite:N4tsPassw0rd@127.0.0.1:2"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+			defer cancel()
+			_, err := ConnectWait(ctx, tc.url, "test", slog.New(slog.NewJSONHandler(&logs, nil)))
+			if err == nil {
+				t.Fatal("connected to a closed port")
+			}
+			if !strings.Contains(logs.String(), "waiting for NATS") {
+				t.Fatalf("no waiting line:\n%s", logs.String())
+			}
+			if strings.Contains(logs.String()+err.Error(), "N4tsPassw0rd") {
+				t.Errorf("credentials in the log or the error:\n%s\n%v", logs.String(), err)
+			}
+		})
+	}
+}

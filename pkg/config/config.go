@@ -77,7 +77,7 @@ type Gateway struct {
 	AsyncRunners   int    `env:"ASYNC_RUNNERS" default:"2" doc:"Async tasks one gateway runs at once."`
 	AuthMode       string `env:"AUTH_MODE" default:"open" doc:"Token check of the hosted paths /classify and /recognize: open (any non-empty token), file (TOKENS_FILE), kv (NATS KV bucket docsuite_tokens, which the gateway creates: one key per accepted token, the hex sha256 of the token, any value, e.g. nats kv put docsuite_tokens $(printf %s TOKEN | sha256sum | cut -c1-64) 1), license (equal to LICENSE_TOKEN). /result is not checked again: it answers a task only to the token that created it."`
 	TokensFile     string `env:"TOKENS_FILE" default:"" doc:"File with one accepted token per line (AUTH_MODE=file)."`
-	LicenseEnforce bool   `env:"LICENSE_ENFORCE" default:"false" doc:"true: refuse requests with 403 unless the license daemon reports a valid license (production); false: evaluation mode."`
+	LicenseEnforce bool   `env:"LICENSE_ENFORCE" default:"false" doc:"true: refuse requests with 403 unless the license daemon reports a valid license (production, as docker-compose.yml sets it for the gateways, whatever the env file says); false: evaluation mode, every request served without a license, which the gateway says at start (WARNING) and in /healthcheck (checks.license: not enforced)."`
 	LicenseToken   string `env:"LICENSE_TOKEN" default:"" secret:"true" doc:"Installation license key (also checked by AUTH_MODE=license)."`
 	LicenseGrace   int    `env:"LICENSE_GRACE_SECONDS" default:"259200" doc:"Seconds (0 to a year) a valid verdict is still honoured, counted from the license server's last answer, once the server cannot be reached or the license daemon falls silent (72 h). While the server answers every LICENSE_CHECK_INTERVAL the verdict holds, however the two compare."`
 }
@@ -100,8 +100,8 @@ type License struct {
 	Common
 	Token      string `env:"LICENSE_TOKEN" default:"" secret:"true" doc:"Installation license key sent to the license server."`
 	URL        string `env:"LICENSE_URL" default:"" doc:"HTTPS address the license daemon POSTs to."`
-	Proxy      string `env:"LICENSE_PROXY" default:"" doc:"HTTP(S) proxy for reaching LICENSE_URL (default: HTTPS_PROXY from the environment)."`
-	Interval   int    `env:"LICENSE_CHECK_INTERVAL" default:"3600" doc:"Seconds between license checks, at most a year (after a failed one the daemon retries sooner, backing off up to this)."`
+	Proxy      string `env:"LICENSE_PROXY" default:"" doc:"HTTP(S) proxy for reaching LICENSE_URL, http://host:port or http://user:password@host:port (the password masked by --check-config) (default: HTTPS_PROXY from the environment)."`
+	Interval   int    `env:"LICENSE_CHECK_INTERVAL" default:"3600" doc:"Seconds between license checks, at most a year (after a check that got no answer or a refusal the daemon asks again sooner, after 1 minute doubling up to this, so a renewed license is picked up within minutes; when the requests left run out between checks it asks at once)."`
 	InstanceID string `env:"INSTANCE_ID" default:"" doc:"Name of this installation in the license daemon's reports to the license server (default: the host name)."`
 	CAFile     string `env:"LICENSE_CA_FILE" default:"" doc:"Extra CA bundle for the license server (PEM)."`
 }

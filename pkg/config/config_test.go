@@ -169,3 +169,30 @@ func TestBadValuesNamedAtStart(t *testing.T) {
 		}
 	})
 }
+
+// TestURLCredentialsMasked: --check-config prints the password of a URL
+// setting (a proxy's, NATS's) masked, and a URL's lone user name too
+// (NATS token authentication), as it masks the secrets.
+func TestURLCredentialsMasked(t *testing.T) {
+	cases := []struct {
+		name, variable, value, want string
+	}{
+		{"proxy with a password", "LICENSE_PROXY", "http://svc-docsuite:Pr0xyPass@proxy.bank:3128", "LICENSE_PROXY=http://svc-docsuite:****@proxy.bank:3128\n"},
+		{"proxy without credentials", "LICENSE_PROXY", "http://proxy.bank:3128", "LICENSE_PROXY=http://proxy.bank:3128\n"},
+		{"license URL with a password", "LICENSE_URL", "https://inst:S3cret@license.vendor/check", "LICENSE_URL=https://inst:****@license.vendor/check\n"},
+		{"NATS servers, one with a token", "NATS_URL", "nats://T0ken@nats-1:4222,nats://nats-2:4222", "NATS_URL=nats://****@nats-1:4222,nats://nats-2:4222\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv(tc.variable, tc.value)
+			var c License
+			if err := Load(&c, ""); err != nil {
+				t.Fatal(err)
+			}
+			out := Print(&c)
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("--check-config shows\n%s\nwant the line %q", out, tc.want)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"reflect"
 	"strconv"
@@ -70,10 +71,36 @@ func Vars(cfg any) []Var {
 		if vr.Secret && vr.Value != "" {
 			vr.Value = "****"
 		}
+		vr.Value = RedactURLs(vr.Value)
 		out = append(out, vr)
 		return nil
 	})
 	return out
+}
+
+// RedactURLs masks the credentials of the URLs in s, a URL or a
+// comma-separated list of them (NATS_URL): a password becomes ****, and so
+// does a user name that stands alone (NATS token authentication). Other
+// values come back unchanged. The roles log addresses through it, as
+// --check-config prints them.
+func RedactURLs(s string) string {
+	if !strings.Contains(s, "://") || !strings.Contains(s, "@") {
+		return s
+	}
+	parts := strings.Split(s, ",")
+	for i, p := range parts {
+		u, err := url.Parse(strings.TrimSpace(p))
+		if err != nil || u.User == nil {
+			continue
+		}
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "****")
+		} else {
+			u.User = url.User("****")
+		}
+		parts[i] = strings.Replace(u.String(), "%2A%2A%2A%2A", "****", 1)
+	}
+	return strings.Join(parts, ",")
 }
 
 // Print writes the effective configuration, secrets masked, one

@@ -19,7 +19,6 @@ import (
 
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/config"
-	"docsuite/pkg/licensestate"
 )
 
 // TokensBucket is the NATS KV bucket of accepted tokens (AUTH_MODE=kv):
@@ -173,50 +172,6 @@ func (s *Server) requireToken() gin.HandlerFunc {
 			return
 		}
 		c.Set(ownerKey, Owner(token))
-		c.Next()
-	}
-}
-
-// licenseGate refuses requests without a valid license when enforced.
-type licenseGate struct {
-	enforce bool
-	grace   time.Duration
-	kv      jetstream.KeyValue
-}
-
-func newLicenseGate(ctx context.Context, cfg config.Gateway, nc *nats.Conn) (*licenseGate, error) {
-	g := &licenseGate{enforce: cfg.LicenseEnforce, grace: time.Duration(cfg.LicenseGrace) * time.Second}
-	if !g.enforce {
-		return g, nil
-	}
-	js, err := jetstream.New(nc)
-	if err != nil {
-		return nil, fmt.Errorf("gateway: jetstream: %w", err)
-	}
-	g.kv, err = licensestate.Open(ctx, js)
-	if err != nil {
-		return nil, err
-	}
-	return g, nil
-}
-
-func (g *licenseGate) check(ctx context.Context) error {
-	if !g.enforce {
-		return nil
-	}
-	v, err := licensestate.Read(ctx, g.kv)
-	if err != nil {
-		return apierr.Wrap(apierr.DependencyDown, err, "License state unavailable")
-	}
-	return v.Check(time.Now(), g.grace)
-}
-
-func (s *Server) requireLicense() gin.HandlerFunc {
-	return func(c *gin.Context) {
-		if err := s.license.check(c.Request.Context()); err != nil {
-			s.fail(c, err)
-			return
-		}
 		c.Next()
 	}
 }

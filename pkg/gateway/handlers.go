@@ -40,8 +40,7 @@ type accepted struct {
 	owner string
 }
 
-// keep stores an upload under a new task's input key and counts the
-// request as accepted for the license report.
+// keep stores an upload under a new task's input key.
 func (s *Server) keep(c *gin.Context, up *upload) (*accepted, error) {
 	id := newTaskID()
 	c.Set(taskIDKey, id) // for the log line of a failure (fail)
@@ -51,10 +50,6 @@ func (s *Server) keep(c *gin.Context, up *upload) (*accepted, error) {
 	body := io.NewSectionReader(up.data, 0, up.size)
 	if err := s.store.PutReader(c.Request.Context(), in.InputKey, body, up.size); err != nil {
 		return nil, apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
-	}
-	// One accepted request for the license report's usage counter.
-	if err := licensed.CountRequest(s.nc); err != nil {
-		s.log.Warn("license usage not counted", "err", err)
 	}
 	return &accepted{in: in, owner: c.GetString(ownerKey)}, nil
 }
@@ -96,7 +91,18 @@ func (s *Server) runSync(c *gin.Context, a *accepted, method string, fn func(ctx
 	if err := s.queue.RecordAnswered(context.WithoutCancel(c.Request.Context()), a.in.TaskID, method, a.owner); err != nil {
 		s.log.Warn("sync answer not recorded; /result will not know its task_id", "task_id", a.in.TaskID, "err", err)
 	}
+	s.count()
 	c.JSON(http.StatusOK, res)
+}
+
+// count records one request for the license report's usage counter: a
+// synchronous request once answered, an async one once queued. A request
+// that fails on the installation's side (a stage or the store down, a
+// timeout) is not counted, nor are the client's retries of it.
+func (s *Server) count() {
+	if err := licensed.CountRequest(s.nc); err != nil {
+		s.log.Warn("license usage not counted", "err", err)
+	}
 }
 
 // enqueue hands a stored input to the async queue and answers the
@@ -113,6 +119,7 @@ func (s *Server) enqueue(c *gin.Context, a *accepted, method string, p any, prio
 		s.fail(c, err)
 		return
 	}
+	s.count()
 	s.metrics.tasksAccepted.WithLabelValues(method).Inc()
 	c.JSON(http.StatusOK, pipeline.NewClassifyResponse(a.in.TaskID, tags))
 }

@@ -241,7 +241,7 @@ func schemas() obj {
 		"Health": obj{"type": "object", "required": []string{"success", "version", "checks"}, "properties": obj{
 			"success": obj{"type": "boolean"}, "version": obj{"type": "string", "description": "Release number MAJOR.MINOR.PATCH"},
 			"checks": obj{"type": "object", "additionalProperties": obj{"type": "string"},
-				"description": "Each dependency (nats, store, license, crop, classify, orient, ocr, fraud): ok, or why it is not."}}},
+				"description": "Each dependency (nats, store, license, crop, classify, orient, ocr, fraud): ok, or why it is not. A license that does not stop requests may carry a note: not enforced (evaluation mode, LICENSE_ENFORCE=false), or ok: with the license server's last answer and when the grace period ends."}}},
 		"AsyncAccepted": obj{"type": "object", "required": []string{"task_id", "items", "pages_count", "page_count", "docs_count"},
 			"description": "The answer to any method with async=true, at once: the classify body of a task not yet run (no items, counts 0).",
 			"properties": obj{

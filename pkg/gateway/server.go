@@ -71,7 +71,7 @@ func New(ctx context.Context, cfg config.Gateway, nc *nats.Conn, st store.Store,
 	if err != nil {
 		return nil, err
 	}
-	lic, err := newLicenseGate(ctx, cfg, nc)
+	lic, err := newLicenseGate(ctx, cfg, nc, log)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"docsuite/pkg/config"
 	"docsuite/pkg/licensestate"
 )
 
@@ -86,12 +87,11 @@ type Daemon struct {
 	kv    jetstream.KeyValue
 	usage jetstream.Stream
 
-	// last is the verdict last published (or found in KV at start).
+	// last is the verdict last published (or found in KV at start); its
+	// RequestsLeft and UsageCounted say how many requests were left at
+	// which value of the usage counter, so a restarted daemon, like the
+	// gateways, goes on counting from there.
 	last licensestate.Verdict
-	// leftAtAnswer and usageAtAnswer are requests_left from the server's
-	// last answer and the usage counter at that moment.
-	leftAtAnswer  *int64
-	usageAtAnswer int64
 }
 
 // New binds the verdict bucket and the usage stream (creating them when
@@ -119,18 +119,18 @@ func New(ctx context.Context, nc *nats.Conn, opts Options) (*Daemon, error) {
 		opts.Log.Warn("previous license verdict unreadable; starting without one", "err", err)
 		d.last = licensestate.Verdict{}
 	}
-	if d.last.RequestsLeft != nil {
-		left := *d.last.RequestsLeft
-		d.leftAtAnswer = &left
+	if d.last.RequestsLeft != nil && d.last.UsageCounted == nil {
+		// A verdict of an earlier release: its count starts now.
 		if u, err := ReadUsage(ctx, us); err == nil {
-			d.usageAtAnswer = u.RequestsTotal
+			d.last.UsageCounted = &u.RequestsTotal
 		}
 	}
 	return d, nil
 }
 
 // Run checks at once, then every Interval (sooner after a check that got
-// no answer), lowers requests_left by the counted usage every
+// no answer or a refusal, and at once when the requests left run out
+// between checks), lowers requests_left by the counted usage every
 // UsageRefresh, and checks on demand on CheckSubject, until ctx ends.
 func (d *Daemon) Run(ctx context.Context) error {
 	demand := make(chan *nats.Msg, 1)
@@ -160,7 +160,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 			reply = nil
 		}
 		wait := d.opts.Interval
-		if err != nil {
+		if err != nil || !servable(v) {
+			// No answer, or a refusal the vendor may lift (a renewal, a
+			// top-up): ask again sooner than the regular interval.
 			failures++
 			wait = min(wait, d.opts.RetryInterval<<min(failures-1, 16))
 		} else {
@@ -174,8 +176,15 @@ func (d *Daemon) Run(ctx context.Context) error {
 				timer.Stop()
 				return nil
 			case <-refresh.C:
+				was := servable(d.last)
 				if err := d.Refresh(ctx); err != nil {
 					d.opts.Log.Warn("license usage refresh failed", "err", err)
+				}
+				if was && !servable(d.last) {
+					// Used up between checks: report the usage now, so a
+					// quota the vendor topped up is picked up.
+					timer.Stop()
+					break waiting
 				}
 			case reply = <-demand:
 				timer.Stop()
@@ -195,7 +204,10 @@ func (d *Daemon) Check(ctx context.Context) (licensestate.Verdict, error) {
 	u, uerr := ReadUsage(ctx, d.usage)
 	if uerr != nil {
 		d.opts.Log.Warn("license usage counter unreadable; reporting the last known", "err", uerr)
-		u = Usage{RequestsTotal: d.usageAtAnswer}
+		u = Usage{}
+		if d.last.UsageCounted != nil {
+			u.RequestsTotal = *d.last.UsageCounted
+		}
 	}
 	req := Request{Token: d.opts.Token, InstanceID: d.opts.InstanceID, Version: d.opts.Version, Usage: u}
 	var resp Response
@@ -219,18 +231,17 @@ func (d *Daemon) Check(ctx context.Context) (licensestate.Verdict, error) {
 		v = d.last
 		v.Reachable, v.LastAttempt = false, now
 		d.opts.Log.Warn("license server unreachable; keeping the last verdict",
-			"url", d.opts.URL, "last_answer", fmtTime(v.CheckedAt), "valid", v.Valid, "err", err)
+			"url", config.RedactURLs(d.opts.URL), "last_answer", fmtTime(v.CheckedAt), "valid", v.Valid, "err", err)
 		d.opts.Metrics.observe("unreachable", v)
 	} else {
 		v = licensestate.Verdict{Valid: resp.Valid, Reason: resp.Reason, CheckedAt: now, LastAttempt: now, Reachable: true,
 			NextCheck: now.Add(d.opts.Interval)}
 		if resp.Expires != nil {
-			v.Expires = resp.Expires.UTC()
+			v.Expires = d.localExpiry(*resp.Expires, resp.ServerTime, now)
 		}
-		d.leftAtAnswer, d.usageAtAnswer = nil, u.RequestsTotal
 		if resp.RequestsLeft != nil {
-			left, basis := *resp.RequestsLeft, *resp.RequestsLeft
-			v.RequestsLeft, d.leftAtAnswer = &left, &basis
+			left, counted := *resp.RequestsLeft, u.RequestsTotal
+			v.RequestsLeft, v.UsageCounted = &left, &counted
 		}
 		d.logVerdict(v)
 		result := "valid"
@@ -246,28 +257,46 @@ func (d *Daemon) Check(ctx context.Context) (licensestate.Verdict, error) {
 }
 
 // Refresh republishes the last verdict with requests_left lowered by the
-// requests counted since the server's last answer, so an installation
-// cannot overrun its quota by a whole check interval.
+// requests counted since it was published (licensestate.Verdict.Counted),
+// for the metrics and whoever reads the bucket; the gateways lower it
+// themselves on each request.
 func (d *Daemon) Refresh(ctx context.Context) error {
-	if d.leftAtAnswer == nil || d.last.CheckedAt.IsZero() {
+	if d.last.RequestsLeft == nil || d.last.UsageCounted == nil || d.last.CheckedAt.IsZero() {
 		return nil
 	}
 	u, err := ReadUsage(ctx, d.usage)
 	if err != nil {
 		return err
 	}
-	used := u.RequestsTotal - d.usageAtAnswer
-	if used < 0 { // the counter was reset
-		used = u.RequestsTotal
-	}
-	left := max(0, *d.leftAtAnswer-used)
-	if d.last.RequestsLeft != nil && *d.last.RequestsLeft == left {
+	v := d.last.Counted(u.RequestsTotal)
+	if *v.RequestsLeft == *d.last.RequestsLeft && *v.UsageCounted == *d.last.UsageCounted {
 		return nil
 	}
-	v := d.last
-	v.RequestsLeft = &left
 	d.opts.Metrics.observe("", v)
 	return d.publish(ctx, v)
+}
+
+// clockTolerance is how far this machine's clock may differ from the
+// license server's before the daemon says so.
+const clockTolerance = time.Minute
+
+// localExpiry is the license's end on this machine's clock: expires is on
+// the server's clock, which read serverTime (its Date header) when it
+// answered at now. A host clock that is off would otherwise end the
+// license early (fast) or late (slow) by as much; without a Date header
+// expires is taken as it is.
+func (d *Daemon) localExpiry(expires, serverTime, now time.Time) time.Time {
+	expires = expires.UTC()
+	if serverTime.IsZero() {
+		return expires
+	}
+	skew := now.Sub(serverTime).Truncate(time.Second)
+	if skew.Abs() > clockTolerance {
+		d.opts.Log.Warn("this machine's clock differs from the license server's; the license's end is judged by the server's clock",
+			"local_minus_server", skew.String(), "server_time", fmtTime(serverTime), "expires_server_clock", fmtTime(expires),
+			"expires_local_clock", fmtTime(expires.Add(skew)))
+	}
+	return expires.Add(skew)
 }
 
 // Last returns the verdict last published.

@@ -35,7 +35,8 @@ type Request struct {
 
 // Usage are the counters reported with each check.
 type Usage struct {
-	// RequestsTotal counts requests the gateways accepted since Since;
+	// RequestsTotal counts requests the gateways served (synchronous ones
+	// answered, async tasks queued) since Since;
 	// it only grows while Since stays the same.
 	RequestsTotal int64 `json:"requests_total"`
 	// Since is when the counter started (the creation time of its
@@ -54,6 +55,26 @@ type Response struct {
 	RequestsLeft *int64 `json:"requests_left,omitempty"`
 	// Reason explains a refusal in words ("revoked", "unknown token").
 	Reason string `json:"reason,omitempty"`
+	// ServerTime is the server's clock when it answered (its HTTP Date
+	// header); zero when the answer carries none.
+	ServerTime time.Time `json:"-"`
+}
+
+// decodeVerdict reads a 2xx body: a JSON object whose "valid" is true or
+// false. Anything else (another JSON value, an object without "valid",
+// such as a portal's or a proxy's own JSON page) is not a verdict.
+func decodeVerdict(raw []byte) (Response, error) {
+	var out Response
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return Response{}, err
+	}
+	var present struct {
+		Valid *bool `json:"valid"`
+	}
+	if err := json.Unmarshal(raw, &present); err != nil || present.Valid == nil {
+		return Response{}, errors.New(`no "valid" field of true or false`)
+	}
+	return out, nil
 }
 
 // maxResponseBytes bounds what is read of the server's answer.
@@ -92,10 +113,11 @@ func Post(ctx context.Context, client *http.Client, url string, req Request) (Re
 	}
 	switch {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
-		var out Response
-		if err := json.Unmarshal(raw, &out); err != nil {
-			return Response{}, fmt.Errorf("%w: HTTP %d with a body that is not a verdict: %w", errUnreachable, resp.StatusCode, err)
+		out, err := decodeVerdict(raw)
+		if err != nil {
+			return Response{}, fmt.Errorf("%w: HTTP %d with a body that is not a verdict (%.80q): %w", errUnreachable, resp.StatusCode, raw, err)
 		}
+		out.ServerTime = serverTime(resp)
 		return out, nil
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		var out Response
@@ -103,8 +125,18 @@ func Post(ctx context.Context, client *http.Client, url string, req Request) (Re
 			out.Reason = fmt.Sprintf("license server refused the token (HTTP %d)", resp.StatusCode)
 		}
 		out.Valid = false
+		out.ServerTime = serverTime(resp)
 		return out, nil
 	default:
 		return Response{}, fmt.Errorf("%w: HTTP %d", errUnreachable, resp.StatusCode)
 	}
+}
+
+// serverTime is the answer's Date header, zero when absent or unreadable.
+func serverTime(resp *http.Response) time.Time {
+	t, err := http.ParseTime(resp.Header.Get("Date"))
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
 }

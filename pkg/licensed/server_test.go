@@ -36,6 +36,9 @@ type licenseServer struct {
 	mu       sync.Mutex
 	script   []answer
 	requests []Request
+	// skew, when not zero, is how far the server's clock is ahead of
+	// this machine's: its Date header says so.
+	skew time.Duration
 }
 
 func startLicenseServer(t *testing.T, script ...answer) *licenseServer {
@@ -63,6 +66,7 @@ func (ls *licenseServer) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	ls.mu.Lock()
 	ls.requests = append(ls.requests, req)
+	skew := ls.skew
 	a := answer{status: http.StatusInternalServerError}
 	if len(ls.script) > 0 {
 		a = ls.script[0]
@@ -80,6 +84,9 @@ func (ls *licenseServer) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if skew != 0 {
+		w.Header().Set("Date", time.Now().Add(skew).UTC().Format(http.TimeFormat))
+	}
 	w.WriteHeader(a.status)
 	_, _ = io.WriteString(w, a.body)
 }

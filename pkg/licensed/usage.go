@@ -10,7 +10,7 @@ import (
 )
 
 // The usage counter is a JetStream stream that keeps only its last
-// message: every accepted request publishes one empty message on
+// message: every request served publishes one empty message on
 // UsageSubject, and the stream's last sequence number is the count of
 // requests since the stream was created. Publishing costs the gateway one
 // buffered write (no round trip), replicas need no coordination, and the
@@ -20,8 +20,9 @@ const (
 	UsageSubject = "docsuite.usage.requests"
 )
 
-// CountRequest records one accepted request for the license report. It is
-// the gateway's hook: call it once per request that passes validation.
+// CountRequest records one request served for the license report. It is
+// the gateway's hook: call it once per synchronous request answered and
+// once per async task queued.
 // It never blocks on the server; an error means the NATS connection is
 // closed. Requests published before the license daemon first created the
 // stream are not counted.
@@ -59,4 +60,14 @@ func ReadUsage(ctx context.Context, s jetstream.Stream) (Usage, error) {
 		return Usage{}, errors.New("licensed: usage stream info is empty")
 	}
 	return Usage{RequestsTotal: int64(info.State.LastSeq), Since: info.Created.UTC()}, nil
+}
+
+// ReadTotal returns the usage counter's requests_total in one request to
+// the server (the gateway's read on each request of a limited license).
+func ReadTotal(ctx context.Context, js jetstream.JetStream) (int64, error) {
+	s, err := js.Stream(ctx, UsageStream)
+	if err != nil {
+		return 0, fmt.Errorf("licensed: usage stream: %w", err)
+	}
+	return int64(s.CachedInfo().State.LastSeq), nil
 }

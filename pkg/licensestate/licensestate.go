@@ -36,6 +36,29 @@ type Verdict struct {
 	// ask it again (LICENSE_CHECK_INTERVAL later); zero from a daemon of an
 	// earlier release.
 	NextCheck time.Time `json:"next_check,omitzero"`
+	// UsageCounted is the value of the usage counter (the requests the
+	// gateways served, stream DOCSUITE_USAGE) that RequestsLeft already
+	// accounts for: the requests counted since lower it further. Absent
+	// from a daemon of an earlier release.
+	UsageCounted *int64 `json:"usage_counted,omitempty"`
+}
+
+// Counted returns v with RequestsLeft lowered by the requests counted
+// since UsageCounted, total being the usage counter now. A counter lower
+// than UsageCounted was reset (its stream made anew), and all of it
+// counts. A verdict without a limit or without UsageCounted is returned
+// as it is.
+func (v Verdict) Counted(total int64) Verdict {
+	if v.RequestsLeft == nil || v.UsageCounted == nil {
+		return v
+	}
+	used := total - *v.UsageCounted
+	if used < 0 {
+		used = total
+	}
+	left := max(0, *v.RequestsLeft-used)
+	v.RequestsLeft, v.UsageCounted = &left, &total
+	return v
 }
 
 // ScheduleSlack is how long past NextCheck a verdict still counts as on
@@ -50,11 +73,10 @@ const ScheduleSlack = 10 * time.Minute
 // unreachable, or the daemon silent past its schedule) a verdict whose
 // last answer is older than grace counts as no license.
 func (v Verdict) Check(now time.Time, grace time.Duration) error {
-	onSchedule := v.Reachable && !v.NextCheck.IsZero() && now.Before(v.NextCheck.Add(ScheduleSlack))
 	switch {
 	case v.CheckedAt.IsZero():
 		return apierr.New(apierr.LicenseInvalid, "License has not been verified yet")
-	case !onSchedule && now.Sub(v.CheckedAt) > grace:
+	case !v.OnSchedule(now) && now.Sub(v.CheckedAt) > grace:
 		return apierr.New(apierr.LicenseInvalid, fmt.Sprintf("License server unreachable since %s (grace period over)", v.CheckedAt.Format(time.RFC3339)))
 	case !v.Expires.IsZero() && now.After(v.Expires):
 		return apierr.New(apierr.LicenseExpired, "")
@@ -68,6 +90,13 @@ func (v Verdict) Check(now time.Time, grace time.Duration) error {
 		return apierr.New(apierr.LicenseInvalid, msg)
 	}
 	return nil
+}
+
+// OnSchedule reports whether the server answered the daemon's last check
+// and the next one is not overdue: such a verdict holds without the grace
+// period; any other is judged by it.
+func (v Verdict) OnSchedule(now time.Time) bool {
+	return v.Reachable && !v.NextCheck.IsZero() && now.Before(v.NextCheck.Add(ScheduleSlack))
 }
 
 // Open creates or binds the KV bucket.

@@ -60,7 +60,7 @@ func run(ctx context.Context, cfg config.License, log *slog.Logger) error {
 		return err
 	}
 	serveInternal(ctx, cfg.MetricsAddr, reg, nc.IsConnected, log)
-	log.Info("license daemon started", "url", cfg.URL, "instance", instance, "interval_s", cfg.Interval,
+	log.Info("license daemon started", "url", config.RedactURLs(cfg.URL), "instance", instance, "interval_s", cfg.Interval,
 		"proxy", cfg.Proxy != "" || os.Getenv("HTTPS_PROXY") != "" || os.Getenv("https_proxy") != "")
 	return d.Run(ctx)
 }
