@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make bench: inputs from the document factory (made once under
 # .cache/bench), then tools/bench against a fresh all-in-one and against
-# the process topology behind nginx; the two reports are joined into
-# docs/benchmarks.md. Extra arguments go to tools/bench.
+# the process topology behind nginx; the two reports replace those of
+# docs/benchmarks.md, below its title and summary, which are kept. Extra
+# arguments go to tools/bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=.cache/bench
@@ -52,6 +53,13 @@ go run ./tools/bench -url "$DOCSUITE_URL" -pids "$DOCSUITE_PIDS" -label "topolog
 	-out "$tmp/benchmarks-topology.md" "${args[@]}" || { kill "$cluster"; keep_allinone; }
 kill "$cluster"
 wait "$cluster" || true
-cat "$tmp/benchmarks-allinone.md" <(echo) "$tmp/benchmarks-topology.md" > docs/benchmarks.md
+# The page's title and hand-written summary (everything above the first
+# "## " heading) are kept; the generated reports replace the rest.
+summary=$tmp/summary.md
+if [[ -f docs/benchmarks.md ]]; then
+	awk '/^## /{exit} {print}' docs/benchmarks.md > "$summary"
+fi
+[[ -s $summary ]] || printf '# Benchmarks\n\n' > "$summary"
+cat "$summary" "$tmp/benchmarks-allinone.md" <(echo) "$tmp/benchmarks-topology.md" > docs/benchmarks.md
 cp "$tmp"/*.png docs/
-echo "wrote docs/benchmarks.md"
+echo "wrote docs/benchmarks.md: its summary above the reports still describes the previous run; rewrite it from the new figures"
