@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/bus"
@@ -47,9 +48,13 @@ func (r *Runner) Method(ctx context.Context, method string, in Input, p any, pro
 
 // methodBody is the response body of a method stage's reply: the reply's
 // own, or the one the worker stored (too large for a bus message), read
-// and deleted.
+// and deleted. A reply with neither is an internal error: answered as it
+// was, it made a 200 whose body was null.
 func (r *Runner) methodBody(ctx context.Context, rep stages.MethodReply) (json.RawMessage, error) {
 	if rep.BodyKey == "" {
+		if len(rep.Body) == 0 {
+			return nil, apierr.Wrap(apierr.Internal, errors.New("pipeline: the method's worker answered no body"), "")
+		}
 		return rep.Body, nil
 	}
 	body, err := r.store.Get(ctx, rep.BodyKey)

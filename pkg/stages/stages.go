@@ -1,10 +1,18 @@
 // Package stages is the contract between the gateway and the stage
 // workers: stage names (NATS subjects) and the JSON messages they exchange.
 // Messages carry object-store keys and small fields only.
+//
+// During a rolling upgrade a caller of one release talks to workers of
+// another (docs/operations.md, "Upgrade"), so a message changes only by
+// fields added that the other side may leave out: a field is never
+// renamed, never made required, and a zero value means what it meant
+// before the field existed. A reply whose shape did change is read in both
+// shapes by the callers of later releases (MethodReply).
 package stages
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"docsuite/pkg/geom"
 )
@@ -150,6 +158,35 @@ type MethodRequest struct {
 type MethodReply struct {
 	Body    json.RawMessage `json:"body,omitempty"`
 	BodyKey string          `json:"body_key,omitempty"`
+}
+
+// UnmarshalJSON reads a method stage's reply, and also what a worker of a
+// release before 2026-12-03 answered instead: the bare response body,
+// which is taken as Body. Read as a MethodReply, such a body had neither
+// field, and a gateway of a later release beside that worker answered 200
+// with a null body. A reply is this release's when it is an object whose
+// every key is body or body_key; a response body always holds other keys
+// (task_id, code, message).
+func (r *MethodReply) UnmarshalJSON(b []byte) error {
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(b, &keys); err != nil {
+		return fmt.Errorf("stages: method reply: %w", err)
+	}
+	wrapped := len(keys) > 0
+	for k := range keys {
+		wrapped = wrapped && (k == "body" || k == "body_key")
+	}
+	if !wrapped && len(keys) > 0 {
+		*r = MethodReply{Body: append(json.RawMessage(nil), b...)}
+		return nil
+	}
+	type reply MethodReply // without this method
+	var out reply
+	if err := json.Unmarshal(b, &out); err != nil {
+		return fmt.Errorf("stages: method reply: %w", err)
+	}
+	*r = MethodReply(out)
+	return nil
 }
 
 // MethodStage is the stage serving a method.

@@ -131,7 +131,7 @@ func Level(priority int) int {
 // Enqueue records the task as queued and publishes its job. The input must
 // already be in the store under job.InputKey.
 func (q *Queue) Enqueue(ctx context.Context, job Job, owner string) error {
-	job.Owner = owner
+	job.Owner, job.Format = owner, jobFormat
 	st := State{ID: job.ID, Method: job.Method, Status: Queued, Owner: owner, Priority: job.Priority, Created: time.Now().UTC()}
 	if err := q.put(ctx, st); err != nil {
 		return err
@@ -194,9 +194,18 @@ func (q *Queue) read(ctx context.Context, id string) (State, bool, error) {
 // acknowledged only after its record says so. Dropped instead, such a
 // task was lost, and /result answered 404 for a task_id it had accepted.
 // A record written meanwhile by someone else is kept and returned.
+//
+// A message of an earlier release that names no owner (Job.ownerKnown)
+// may be that of a hosted task, bound to the token that created it:
+// restored without its owner, its result was answered to anyone who had
+// its id (it is in logs and access logs), without the token or with
+// another. Such a task is recorded as failed instead (refuseOwnerless).
 func (q *Queue) restore(ctx context.Context, job Job, queued time.Time) (State, error) {
 	st := State{ID: job.ID, Method: job.Method, Status: Queued, Owner: job.Owner, Priority: job.Priority,
 		Created: queued.UTC()}
+	if !job.ownerKnown() {
+		st = refuseOwnerless(st)
+	}
 	b, err := json.Marshal(st)
 	if err != nil {
 		return State{}, fmt.Errorf("tasks: encode state: %w", err)
@@ -214,9 +223,28 @@ func (q *Queue) restore(ctx context.Context, job Job, queued time.Time) (State, 
 		}
 		return State{}, fmt.Errorf("tasks: record of %s neither created nor readable", job.ID)
 	}
+	if st.Status == Failed {
+		q.log.Warn("record of a waiting task was lost (its TTL ran out while no gateway renewed it) and its message, "+
+			"of an earlier release, does not say which token created it: recorded as failed, not run", "task_id", job.ID)
+		if err := q.store.DeletePrefix(ctx, InputPrefix(job.ID)); err != nil {
+			q.log.Warn("input cleanup failed; the janitor will remove it", "task_id", job.ID, "err", err)
+		}
+		return st, nil
+	}
 	q.log.Warn("record of a waiting task was lost (its TTL ran out while no gateway renewed it); written again as queued",
 		"task_id", job.ID)
 	return st, nil
+}
+
+// refuseOwnerless is st, a task restored from a message that does not say
+// who owns it, as failed (task_failed), with a message saying why and what
+// to do.
+func refuseOwnerless(st State) State {
+	body := apierr.New(apierr.TaskFailed, "Task was not run: its record expired while no gateway ran, and its "+
+		"queue message, written by an earlier release, does not say which token created it, so its result could "+
+		"not be kept from other clients; send the file again").Envelope()
+	st.Status, st.Error, st.Completed = Failed, &body, time.Now().UTC()
+	return st
 }
 
 // Result reads a finished task's stored body. A body the store no longer

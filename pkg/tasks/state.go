@@ -37,11 +37,21 @@ type Job struct {
 	Priority int             `json:"priority"`
 	// Owner is the hash of the token that created the task, as in its
 	// State: a record lost while the task waited (see Queue.restore) is
-	// written again from its message, with the same owner. A message of
-	// an earlier release carries none: its task, so restored, is read with
-	// its id alone, as an on-premises task is.
+	// written again from its message, with the same owner.
 	Owner string `json:"owner,omitempty"`
+	// Format is jobFormat in the messages of this release, which always
+	// say who owns their task (an empty Owner: an on-premises task, read
+	// with its id alone). It is 0 in a message of an earlier release,
+	// whose empty Owner says nothing: the releases before 2026-12-07 put
+	// no owner in any message, a hosted task's included.
+	Format int `json:"format,omitempty"`
 }
+
+// jobFormat is the Format of the job messages this release writes.
+const jobFormat = 1
+
+// ownerKnown reports whether the message says who owns its task.
+func (j Job) ownerKnown() bool { return j.Format >= jobFormat || j.Owner != "" }
 
 // State is a task's record in the KV bucket.
 type State struct {
