@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -18,6 +17,7 @@ import (
 	"docsuite/pkg/licensed"
 	"docsuite/pkg/params"
 	"docsuite/pkg/pipeline"
+	"docsuite/pkg/store"
 	"docsuite/pkg/tasks"
 )
 
@@ -73,10 +73,8 @@ func (s *Server) runSync(c *gin.Context, a *accepted, method string, fn func(ctx
 		// They are removed once that time has passed, not an hour later
 		// by the janitor.
 		if ctx.Err() != nil {
-			time.AfterFunc(s.lateCleanup, func() {
-				if err := s.store.DeletePrefix(context.Background(), prefix); err != nil {
-					s.log.Warn("late cleanup of a request cut short failed; the janitor will remove it", "task_id", a.in.TaskID, "err", err)
-				}
+			store.DeleteLater(s.store, prefix, s.lateCleanup, func(err error) {
+				s.log.Warn("late cleanup of a request cut short failed; the janitor will remove it", "task_id", a.in.TaskID, "err", err)
 			})
 		}
 	}()

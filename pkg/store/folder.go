@@ -44,18 +44,27 @@ func NewFolder(root string) (*Folder, error) {
 const partialAge = time.Hour
 
 // removePartial removes the temporary files of Puts (".put-*", which List
-// does not show, so the janitor never sees them) last modified before
-// cutoff: a process killed in the middle of a Put leaves one for good.
-func (f *Folder) removePartial(cutoff time.Time) {
+// does not show, so DeleteOlder never sees them) last modified before
+// cutoff, and returns how many it removed and their bytes: a process killed
+// in the middle of a Put leaves one for good. A Put under way writes to its
+// file all the time, so its modification time stays recent.
+func (f *Folder) removePartial(cutoff time.Time) (n int, size int64) {
+	var dirs []string
 	_ = filepath.WalkDir(f.root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasPrefix(d.Name(), ".put-") {
 			return nil
 		}
-		if info, err := d.Info(); err == nil && info.ModTime().Before(cutoff) {
-			_ = os.Remove(p)
+		if info, err := d.Info(); err == nil && info.ModTime().Before(cutoff) && os.Remove(p) == nil {
+			n++
+			size += info.Size()
+			dirs = append(dirs, filepath.Dir(p))
 		}
 		return nil
 	})
+	for _, dir := range dirs {
+		f.pruneEmpty(dir)
+	}
+	return n, size
 }
 
 func (f *Folder) path(key string) (string, error) {

@@ -74,3 +74,34 @@ func DeleteOlder(ctx context.Context, s Store, prefix string, cutoff time.Time,
 	}
 	return n, bytes, nil
 }
+
+// RemovePartial removes what interrupted writes left in s, last written
+// before cutoff, and returns how many entries and bytes it removed: the
+// janitor's sweep of what List does not show. A folder store's Put that a
+// killed process never finished leaves its temporary file, the object's
+// bytes so far (a client's file or a crop of it); NewFolder removes those
+// an hour old, but a process restarted at once kept the younger ones until
+// its next start. A MinIO store keeps an interrupted multipart upload's
+// parts itself, and removes them after its own stale_uploads_expiry (24 h
+// by default); nothing is removed here for it.
+func RemovePartial(s Store, cutoff time.Time) (n int, bytes int64) {
+	if f, ok := s.(*Folder); ok {
+		return f.removePartial(cutoff)
+	}
+	return 0, 0
+}
+
+// DeleteLater removes every object under prefix once after has passed, in
+// the background; onErr hears of a failure. It removes what a stage worker
+// that missed a request's cancellation writes after the request's own
+// cleanup (a crop of a request or task cut short), so that it does not
+// wait for the janitor's PIPELINE_TIMEOUT + COMPLETED_TASK_TTL_SECONDS.
+func DeleteLater(s Store, prefix string, after time.Duration, onErr func(error)) {
+	time.AfterFunc(after, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := s.DeletePrefix(ctx, prefix); err != nil {
+			onErr(err)
+		}
+	})
+}

@@ -58,7 +58,8 @@ func (r *Records) Unfinished(ctx context.Context, id string) (bool, error) {
 	return st.Unfinished(), nil
 }
 
-// Swept is what one janitor sweep removed under one prefix of the store.
+// Swept is what one janitor sweep removed under one prefix of the store, or
+// of its partial writes (PartialWrites).
 type Swept struct {
 	Prefix  string
 	Objects int
@@ -69,11 +70,12 @@ type Swept struct {
 // Sweep is the janitor's pass over the store: it removes the objects under
 // tasks/ (inputs and intermediates) and results/ last written before
 // cutoff, except those of a task still queued or running, whose input
-// waits for its runner however long the queue is. The description allows
+// waits for its runner however long the queue is, and then what
+// interrupted writes left (store.RemovePartial). The description allows
 // removing only what completed tasks left. A record that cannot be read
 // ends the pass over tasks/: nothing still needed is removed on a guess.
 func Sweep(ctx context.Context, st store.Store, r *Records, cutoff time.Time) []Swept {
-	out := make([]Swept, 0, 2)
+	out := make([]Swept, 0, 3)
 	for _, prefix := range []string{"tasks/", "results/"} {
 		keep := func(context.Context, string) (bool, error) { return false, nil }
 		if prefix == "tasks/" {
@@ -82,8 +84,16 @@ func Sweep(ctx context.Context, st store.Store, r *Records, cutoff time.Time) []
 		n, size, err := store.DeleteOlder(ctx, st, prefix, cutoff, keep)
 		out = append(out, Swept{Prefix: prefix, Objects: n, Bytes: size, Err: err})
 	}
-	return out
+	n, size := store.RemovePartial(st, cutoff)
+	return append(out, Swept{Prefix: PartialWrites, Objects: n, Bytes: size})
 }
+
+// PartialWrites is the Prefix of the Swept that counts the interrupted
+// writes a sweep removed (store.RemovePartial): the temporary files of a
+// folder store's Puts that a killed process never finished, which no
+// listing shows and which stayed until the next start of a process that
+// opens the store.
+const PartialWrites = "(partial writes)"
 
 // inputKeeper reports whether the object under tasks/ at key belongs to a
 // task still queued or running, reading each task's record once: by its

@@ -38,6 +38,10 @@ type Options struct {
 	MaxDeliver int
 	// Replicas of the stream and bucket (1 for a single server).
 	Replicas int
+	// LateCleanup is how long after a task that failed, or was tried
+	// more than once, its input and intermediates are removed once more
+	// (default: Timeout + 10 s; see Queue.cleanLate).
+	LateCleanup time.Duration
 }
 
 func (o *Options) defaults() {
@@ -49,6 +53,9 @@ func (o *Options) defaults() {
 	}
 	if o.Replicas <= 0 {
 		o.Replicas = 1
+	}
+	if o.LateCleanup <= 0 {
+		o.LateCleanup = o.Timeout + 10*time.Second
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"docsuite/pkg/apierr"
+	"docsuite/pkg/store"
 )
 
 // Progress reports pages done out of pages total.
@@ -196,7 +197,25 @@ func (q *Queue) settle(ctx context.Context, msg jetstream.Msg, meta *jetstream.M
 	if err := q.store.DeletePrefix(rec, InputPrefix(job.ID)); err != nil {
 		q.log.Warn("input cleanup failed; the janitor will remove it", "task_id", job.ID, "err", err)
 	}
+	if st.Status == Failed || st.Attempts > 1 {
+		q.cleanLate(job.ID)
+	}
 	_ = msg.Ack()
+}
+
+// cleanLate removes task id's input and intermediates once more, LateCleanup
+// after it completed. A try cut short (its time up, a document's failure
+// ending the others) cancels its stage requests, but a worker that missed
+// the cancellation finishes what it took, within its own PIPELINE_TIMEOUT,
+// and writes its crops after the cleanup at completion: they stayed until
+// the janitor's PIPELINE_TIMEOUT + COMPLETED_TASK_TTL_SECONDS, an hour and
+// more of a client's document pieces after its task had completed. A
+// synchronous request cut short is cleaned so too (the gateway's
+// lateCleanup).
+func (q *Queue) cleanLate(id string) {
+	store.DeleteLater(q.store, InputPrefix(id), q.opts.LateCleanup, func(err error) {
+		q.log.Warn("late cleanup of a task failed; the janitor will remove it", "task_id", id, "err", err)
+	})
 }
 
 // handBack returns a task whose try ended without an outcome to the queue,
