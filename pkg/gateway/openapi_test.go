@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"docsuite/pkg/bus"
+	"docsuite/pkg/bus/bustest"
 	"docsuite/pkg/config"
 	"docsuite/pkg/store"
 )
@@ -26,17 +26,7 @@ import (
 // configuration after the test's defaults are set.
 func newTestGateway(t *testing.T, tweaks ...func(*config.Gateway)) (*Server, *httptest.Server) {
 	t.Helper()
-	ns, err := bus.StartEmbedded(bus.EmbeddedOptions{StoreDir: t.TempDir(), Port: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ns.Shutdown)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	nc, err := bus.Connect(ns.ClientURL(), "gateway-test", log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
+	_, nc, log := bustest.Start(t, "gateway-test")
 	st, err := store.NewFolder(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

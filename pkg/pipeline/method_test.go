@@ -4,13 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"log/slog"
 	"testing"
 	"time"
 
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/bus"
+	"docsuite/pkg/bus/bustest"
 	"docsuite/pkg/stages"
 	"docsuite/pkg/store"
 )
@@ -39,17 +38,7 @@ func TestMethodAnswerOfEveryRelease(t *testing.T) {
 		{name: "no body", answer: stages.MethodReply{}, wantErr: apierr.Internal},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ns, err := bus.StartEmbedded(bus.EmbeddedOptions{StoreDir: t.TempDir(), Port: -1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(ns.Shutdown)
-			log := slog.New(slog.NewTextHandler(io.Discard, nil))
-			nc, err := bus.Connect(ns.ClientURL(), "test", log)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(nc.Close)
+			_, nc, log := bustest.Start(t, "test")
 			st, err := store.NewFolder(t.TempDir())
 			if err != nil {
 				t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"docsuite/pkg/bus/bustest"
 	"docsuite/pkg/store"
 )
 
@@ -14,7 +15,7 @@ import (
 // while it reaches NATS and its store, 503 naming NATS once the server is
 // gone (it answered 200 whatever the worker could reach).
 func TestHealthzSaysWhatIsDown(t *testing.T) {
-	ns, nc, log := embeddedNATS(t)
+	ns, nc, log := bustest.Start(t, "test")
 	st, err := store.NewFolder(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

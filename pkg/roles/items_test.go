@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"docsuite/pkg/bus"
+	"docsuite/pkg/bus/bustest"
 	"docsuite/pkg/pipeline"
 )
 
@@ -23,7 +24,7 @@ func itemsOnPages(pages ...int) []pipeline.Item {
 }
 
 func TestEachItem(t *testing.T) {
-	_, nc, log := embeddedNATS(t)
+	_, nc, log := bustest.Start(t, "test")
 	d := Deps{NC: nc, Log: log}
 
 	tests := []struct {
@@ -109,7 +110,7 @@ func TestEachItem(t *testing.T) {
 // tells the page count once, with none done, and no classified page as done
 // (eachItem counts a page done once its documents are handled).
 func TestPageCount(t *testing.T) {
-	_, nc, log := embeddedNATS(t)
+	_, nc, log := bustest.Start(t, "test")
 	var mu sync.Mutex
 	var got [][2]int
 	stop, err := bus.FollowProgress(nc, "page-count", func(done, total int) {
