@@ -34,22 +34,31 @@ func TestJPEG12SaysSo(t *testing.T) {
 	}, "")
 	for name, data := range map[string][]byte{"JPEG": j12, "PDF": pdf} {
 		t.Run(name, func(t *testing.T) {
-			ctx := context.Background()
-			doc, err := decode.Open(ctx, data, decode.Options{PDFRawImages: true, AutoPDFRawImages: true, TempDir: t.TempDir()})
-			if err == nil {
-				defer doc.Close()
-				_, err = doc.Page(ctx, 0)
-			}
-			var ae *apierr.Error
-			if !errors.As(DecodeError(err), &ae) {
-				t.Fatalf("not a catalogue error: %v", err)
-			}
-			if ae.Code != apierr.UnsupportedFormat {
-				t.Errorf("errno of %v, want unsupported_format", ae.Code)
-			}
+			ae := unsupportedAnswer(t, data, decode.Options{PDFRawImages: true, AutoPDFRawImages: true, TempDir: t.TempDir()})
 			if m := ae.Message; !strings.Contains(m, "12 bits") || !strings.Contains(m, "8-bit") {
 				t.Errorf("message %q does not say the JPEG is of 12 bits and to send an 8-bit one", m)
 			}
 		})
 	}
+}
+
+// unsupportedAnswer opens data with opts, decodes its first page and
+// returns the catalogue error DecodeError makes of the failure, which must
+// be unsupported_format.
+func unsupportedAnswer(t *testing.T, data []byte, opts decode.Options) *apierr.Error {
+	t.Helper()
+	ctx := context.Background()
+	doc, err := decode.Open(ctx, data, opts)
+	if err == nil {
+		defer doc.Close()
+		_, err = doc.Page(ctx, 0)
+	}
+	var ae *apierr.Error
+	if !errors.As(DecodeError(err), &ae) {
+		t.Fatalf("not a catalogue error: %v", err)
+	}
+	if ae.Code != apierr.UnsupportedFormat {
+		t.Errorf("errno of %v, want unsupported_format", ae.Code)
+	}
+	return ae
 }

@@ -1,13 +1,10 @@
 package cropsvc
 
 import (
-	"context"
-	"errors"
 	"image"
 	"strings"
 	"testing"
 
-	"docsuite/pkg/apierr"
 	"docsuite/pkg/decode"
 	"docsuite/pkg/testutil"
 )
@@ -32,19 +29,7 @@ func TestJPEGModesSaySo(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx := context.Background()
-			doc, err := decode.Open(ctx, tc.data, decode.Options{TempDir: t.TempDir()})
-			if err == nil {
-				defer doc.Close()
-				_, err = doc.Page(ctx, 0)
-			}
-			var ae *apierr.Error
-			if !errors.As(DecodeError(err), &ae) {
-				t.Fatalf("not a catalogue error: %v", err)
-			}
-			if ae.Code != apierr.UnsupportedFormat {
-				t.Errorf("errno of %v, want unsupported_format", ae.Code)
-			}
+			ae := unsupportedAnswer(t, tc.data, decode.Options{TempDir: t.TempDir()})
 			if m := ae.Message; !strings.HasPrefix(m, tc.says) || !strings.Contains(m, "baseline JPEG") {
 				t.Errorf("message %q does not say %q and to send a baseline JPEG", m, tc.says)
 			}

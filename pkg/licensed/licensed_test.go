@@ -263,15 +263,7 @@ func TestRunOnDemand(t *testing.T) {
 	nc := startNATS(t)
 	ls := startLicenseServer(t, answer{200, `{"valid":true}`})
 	d := newDaemon(t, nc, ls, "")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- d.Run(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
+	runDaemon(t, d)
 	js, err := jetstream.New(nc)
 	if err != nil {
 		t.Fatal(err)
@@ -337,4 +329,19 @@ func TestValidate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runDaemon runs d until the test ends, then stops it and reports the
+// error Run returned.
+func runDaemon(t *testing.T, d *Daemon) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
 }

@@ -1,7 +1,6 @@
 package licensed
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -35,15 +34,7 @@ func TestRenewalPickedUp(t *testing.T) {
 			nc := startNATS(t)
 			ls := startLicenseServer(t, tc.script...)
 			d := newDaemon(t, nc, ls, "")
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- d.Run(ctx) }()
-			defer func() {
-				cancel()
-				if err := <-done; err != nil {
-					t.Error(err)
-				}
-			}()
+			runDaemon(t, d)
 			testutil.Eventually(t, 5*time.Second, func() error {
 				if n := len(ls.received()); n == 0 {
 					return fmt.Errorf("no check yet")

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"docsuite/pkg/bus"
 	"docsuite/pkg/store"
 )
@@ -83,15 +85,7 @@ func TestSweepWithoutRecords(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
-			nc, err := bus.Connect(e.url, "janitor", quiet)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer nc.Close()
-			records, err := NewRecords(nc)
-			if err != nil {
-				t.Fatal(err)
-			}
+			nc, records := e.janitor(t)
 			if tc.natsDown {
 				nc.Close()
 			}
@@ -131,4 +125,20 @@ func putObjects(t *testing.T, st store.Store, keys ...string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// janitor connects to the test's NATS as the janitor does, the connection
+// closed when the test ends, and binds the task records through it.
+func (e env) janitor(t *testing.T) (*nats.Conn, *Records) {
+	t.Helper()
+	nc, err := bus.Connect(e.url, "janitor", quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	records, err := NewRecords(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nc, records
 }

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"docsuite/pkg/bus"
 )
 
 // TestSweepRemovesPartialWrites: the temporary file of a folder store's
@@ -18,15 +16,7 @@ import (
 // running. A Put under way (written to recently) stays.
 func TestSweepRemovesPartialWrites(t *testing.T) {
 	e := newEnv(t)
-	nc, err := bus.Connect(e.url, "janitor", quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	records, err := NewRecords(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, records := e.janitor(t)
 	maxAge := 10 * time.Minute // PIPELINE_TIMEOUT + COMPLETED_TASK_TTL_SECONDS
 	tests := []struct {
 		name string
