@@ -33,10 +33,11 @@ RUN test -f models/manifest.json || { echo "models/manifest.json missing: run ma
 # ./services/... does not match across them: list each one).
 RUN --mount=type=cache,target=/root/.cache/go-build --mount=type=cache,target=/go/pkg/mod \
     mkdir -p /out/bin \
+ && build_id=$(scripts/build-id.sh) \
  && for dir in services/*/; do \
       role=$(basename "$dir"); \
       [[ $(go list -f '{{.Name}}' "./services/$role") == main ]] || continue; \
-      go build -trimpath -ldflags="-s -w" -o "/out/bin/$role" "./services/$role" || exit 1; \
+      go build -trimpath -ldflags="-s -w -X docsuite/pkg/version.Build=${build_id}" -o "/out/bin/$role" "./services/$role" || exit 1; \
     done \
  && ls /out/bin
 # Shared libraries of the binaries and of ONNX Runtime -> the Debian packages owning them.

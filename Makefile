@@ -58,7 +58,8 @@ $(STATICCHECK):
 
 build: deps
 	@mkdir -p $(BIN)
-	@for r in $(ROLES); do go build -o $(BIN)/$$r ./services/$$r || exit 1; done
+	@id=$$(scripts/build-id.sh) && for r in $(ROLES); do \
+		go build -ldflags "-X docsuite/pkg/version.Build=$$id" -o $(BIN)/$$r ./services/$$r || exit 1; done
 
 lint: $(STATICCHECK)
 	@unformatted=$$(gofmt -l pkg services tools); if [ -n "$$unformatted" ]; then echo "not gofmt-clean:"; echo "$$unformatted"; exit 1; fi

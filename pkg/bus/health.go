@@ -9,6 +9,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"docsuite/pkg/apierr"
+	"docsuite/pkg/version"
 )
 
 // HealthSubject is where a stage's replicas answer readiness probes.
@@ -18,12 +19,18 @@ func HealthSubject(stage string) string { return Subject(stage) + ".health" }
 type Readiness struct {
 	Ready  bool   `json:"ready"`
 	Reason string `json:"reason,omitempty"`
+	// Build is the answering replica's version.Build (empty from a
+	// binary built without one, and from releases before it was sent).
+	Build string `json:"build,omitempty"`
 }
 
-// ServeHealth answers readiness probes of a stage with probe's verdict.
+// ServeHealth answers readiness probes of a stage with probe's verdict and
+// this binary's build.
 func ServeHealth(nc *nats.Conn, stage string, probe func() Readiness) (*nats.Subscription, error) {
 	sub, err := nc.QueueSubscribe(HealthSubject(stage), stage+".health", func(m *nats.Msg) {
-		b, _ := json.Marshal(probe())
+		r := probe()
+		r.Build = version.Build
+		b, _ := json.Marshal(r)
 		_ = m.Respond(b)
 	})
 	if err != nil {
@@ -32,21 +39,22 @@ func ServeHealth(nc *nats.Conn, stage string, probe func() Readiness) (*nats.Sub
 	return sub, nil
 }
 
-// Health asks one replica of a stage whether it is ready.
-func Health(ctx context.Context, nc *nats.Conn, stage string) error {
+// Health asks one replica of a stage whether it is ready, and returns the
+// build it says it runs (empty when it does not say).
+func Health(ctx context.Context, nc *nats.Conn, stage string) (build string, err error) {
 	msg, err := nc.RequestWithContext(ctx, HealthSubject(stage), nil)
 	if errors.Is(err, nats.ErrNoResponders) {
-		return apierr.New(apierr.DependencyDown, "no "+stage+" worker is running")
+		return "", apierr.New(apierr.DependencyDown, "no "+stage+" worker is running")
 	}
 	if err != nil {
-		return apierr.Wrap(apierr.DependencyDown, err, stage+" worker not answering")
+		return "", apierr.Wrap(apierr.DependencyDown, err, stage+" worker not answering")
 	}
 	var r Readiness
 	if err := json.Unmarshal(msg.Data, &r); err != nil {
-		return fmt.Errorf("bus: %s health: %w", stage, err)
+		return "", fmt.Errorf("bus: %s health: %w", stage, err)
 	}
 	if !r.Ready {
-		return apierr.New(apierr.ModelNotLoaded, stage+": "+r.Reason)
+		return r.Build, apierr.New(apierr.ModelNotLoaded, stage+": "+r.Reason)
 	}
-	return nil
+	return r.Build, nil
 }

@@ -43,12 +43,12 @@ func Main(r Role, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	envFile := fs.String("env-file", "", "env file with settings (also ENV_FILE); the environment overrides it")
 	check := fs.Bool("check-config", false, "print the effective configuration (secrets masked) and exit")
-	showVersion := fs.Bool("version", false, "print the release and exit")
+	showVersion := fs.Bool("version", false, "print the release and the build and exit")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *showVersion {
-		fmt.Fprintf(stdout, "%s %s\n", r.Name, version.Number)
+		fmt.Fprintf(stdout, "%s %s (build %s)\n", r.Name, version.Number, version.BuildOrUnknown())
 		return 0
 	}
 	if err := config.Load(r.Config, config.EnvFile(*envFile)); err != nil {
@@ -69,7 +69,7 @@ func Main(r Role, args []string, stdout, stderr io.Writer) int {
 	}
 	c := r.Common()
 	log := logging.New(stderr, c.LogLevel, c.LogColorize, r.Name)
-	log.Info("starting", "version", version.Number)
+	log.Info("starting", "version", version.Number, "build", version.BuildOrUnknown())
 	if limit, ok := holdHeapUnderContainerLimit(os.Getenv, cgroupMemoryFiles); ok {
 		log.Info("Go heap held under the container's memory limit (GOMEMLIMIT unset)", "gomemlimit_bytes", limit)
 	}

@@ -13,8 +13,9 @@ import (
 )
 
 // TestVersionFlagAndFirstLogLine: an admin asks a binary which release it
-// is without starting it (-version prints it and exits 0, running
-// nothing), and a started role's first log line names it.
+// and build it is without starting it (-version prints them and exits 0,
+// running nothing), and a started role's first log line names them (a test
+// binary is built without a build identity: "unknown").
 func TestVersionFlagAndFirstLogLine(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -24,8 +25,8 @@ func TestVersionFlagAndFirstLogLine(t *testing.T) {
 		wantLog    string
 		wantRan    bool
 	}{
-		{"-version", []string{"-version"}, 0, "janitor " + version.Number + "\n", "", false},
-		{"started", nil, 0, "", `"msg":"starting","role":"janitor","version":"` + version.Number + `"`, true},
+		{"-version", []string{"-version"}, 0, "janitor " + version.Number + " (build unknown)\n", "", false},
+		{"started", nil, 0, "", `"msg":"starting","role":"janitor","version":"` + version.Number + `","build":"unknown"`, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/bus"
 	"docsuite/pkg/stages"
+	"docsuite/pkg/version"
 )
 
 // requiredStages must answer their health probe for /healthcheck to pass:
@@ -27,6 +29,8 @@ var optionalStages = []string{stages.OCR, stages.Fraud}
 type healthBody struct {
 	Success bool              `json:"success"`
 	Version string            `json:"version"`
+	Build   string            `json:"build"`
+	Builds  map[string]string `json:"builds"`
 	Checks  map[string]string `json:"checks"`
 	*apierr.Body
 }
@@ -35,6 +39,7 @@ func (s *Server) handleHealth(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
 	defer cancel()
 	checks := map[string]string{}
+	builds := map[string]string{"gateway": version.BuildOrUnknown()}
 	var mu sync.Mutex
 	var failed []string
 	report := func(name string, err error, required bool) {
@@ -65,22 +70,31 @@ func (s *Server) handleHealth(c *gin.Context) {
 		record("license", err)
 		licenseNote = note
 	})
+	probe := func(stage string, required bool) {
+		build, err := bus.Health(ctx, s.nc, stage)
+		report(stage, err, required)
+		if err == nil || build != "" {
+			mu.Lock()
+			builds[stage] = cmp.Or(build, "unknown")
+			mu.Unlock()
+		}
+	}
 	for _, st := range requiredStages {
-		wg.Go(func() { record(st, bus.Health(ctx, s.nc, st)) })
+		wg.Go(func() { probe(st, true) })
 	}
 	for _, st := range optionalStages {
-		wg.Go(func() { report(st, bus.Health(ctx, s.nc, st), false) })
+		wg.Go(func() { probe(st, false) })
 	}
 	wg.Wait()
 	if licenseNote != "" {
 		checks["license"] = licenseNote
 	}
 	if len(failed) == 0 {
-		c.JSON(http.StatusOK, healthBody{Success: true, Version: Version(), Checks: checks})
+		c.JSON(http.StatusOK, healthBody{Success: true, Version: Version(), Build: builds["gateway"], Builds: builds, Checks: checks})
 		return
 	}
 	e := apierr.New(apierr.DependencyDown, "Unhealthy: "+joinSorted(failed))
 	b := e.Envelope()
 	c.Header("Retry-After", "5")
-	c.JSON(http.StatusServiceUnavailable, healthBody{Success: false, Version: Version(), Checks: checks, Body: &b})
+	c.JSON(http.StatusServiceUnavailable, healthBody{Success: false, Version: Version(), Build: builds["gateway"], Builds: builds, Checks: checks, Body: &b})
 }

@@ -238,8 +238,11 @@ func schemas() obj {
 			"progress": obj{"type": "object", "description": "pages done of the file's pages while the task runs (classify: its documents classified and oriented; fulltext: read; recognize and fraud: their documents done); pages_total known once the first page is cut (fulltext: once the first page is read), 0 before. pages_done counts the current try's pages: a task tried again (its gateway stopped under it, a try failed for a dependency down or ran past PIPELINE_TIMEOUT) shows 0 done of the same pages_total from the moment its try ends (its gateway killed outright: when the next try starts), never an earlier try's pages",
 				"required":   []string{"pages_done", "pages_total"},
 				"properties": obj{"pages_done": obj{"type": "integer"}, "pages_total": obj{"type": "integer"}}}}}}},
-		"Health": obj{"type": "object", "required": []string{"success", "version", "checks"}, "properties": obj{
+		"Health": obj{"type": "object", "required": []string{"success", "version", "build", "builds", "checks"}, "properties": obj{
 			"success": obj{"type": "boolean"}, "version": obj{"type": "string", "description": "Release number MAJOR.MINOR.PATCH"},
+			"build": obj{"type": "string", "description": "This gateway's build: 12 hex digits of a hash of the code and models it was built from (scripts/build-id.sh), the same for every build of the same sources; unknown for a binary built without it. Several builds share a release number."},
+			"builds": obj{"type": "object", "additionalProperties": obj{"type": "string"},
+				"description": "The build of the gateway and of the replica of each stage (crop, classify, orient, ocr, fraud) that answered the probe; unknown from a worker that does not say. Different values mean roles of different builds run side by side, as during a rolling upgrade."},
 			"checks": obj{"type": "object", "additionalProperties": obj{"type": "string"},
 				"description": "Each dependency (nats, store, license, crop, classify, orient, ocr, fraud): ok, or why it is not. A license that does not stop requests may carry a note: not enforced (evaluation mode, LICENSE_ENFORCE=false), or ok: with the license server's last answer and when the grace period ends."}}},
 		"AsyncAccepted": obj{"type": "object", "required": []string{"task_id", "items", "pages_count", "page_count", "docs_count"},

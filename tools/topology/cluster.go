@@ -143,7 +143,14 @@ func (c *Cluster) build(ctx context.Context) ([]string, error) {
 		return roles, nil
 	}
 	start := time.Now()
-	args := append([]string{"build", "-o", filepath.Join(c.opts.Dir, "bin") + "/"}, pkgs...)
+	// The binaries carry the build identity, as make build's and the
+	// images' do (scripts/build-id.sh).
+	id, err := exec.CommandContext(ctx, filepath.Join(c.opts.Root, "scripts/build-id.sh"), c.opts.Root).Output()
+	if err != nil {
+		return nil, fmt.Errorf("topology: scripts/build-id.sh: %w", err)
+	}
+	ldflags := "-X docsuite/pkg/version.Build=" + strings.TrimSpace(string(id))
+	args := append([]string{"build", "-ldflags", ldflags, "-o", filepath.Join(c.opts.Dir, "bin") + "/"}, pkgs...)
 	cmd := c.goCmd(ctx, args...)
 	cmd.Stdout, cmd.Stderr = c.opts.Log, c.opts.Log
 	if err := cmd.Run(); err != nil {

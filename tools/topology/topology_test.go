@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -95,6 +97,7 @@ func TestTopology(t *testing.T) {
 	a := newAPI(c.BaseURL)
 
 	t.Run("sync", func(t *testing.T) { testSync(t, a) })
+	t.Run("builds", func(t *testing.T) { testBuilds(t, a) })
 	t.Run("errors", func(t *testing.T) { testErrors(t, a) })
 	t.Run("async priorities", func(t *testing.T) { testPriorities(t, a, watch) })
 	t.Run("license refusal", func(t *testing.T) { testLicense(t, a, nc, vendor) })
@@ -358,4 +361,30 @@ func postChunked(a *api, path string, data []byte) (reply, error) {
 	}
 	req.Header.Set("Content-Type", "multipart/form-data; boundary=b")
 	return a.do(req)
+}
+
+// testBuilds: /healthcheck names the build of the gateway and of each
+// worker that answered its probe, and each is the identity of the sources
+// here (scripts/build-id.sh), which make build, the images and this
+// cluster's build compile into the binaries, so an admin can tell which
+// build runs and see a half-done upgrade.
+func testBuilds(t *testing.T, a *api) {
+	out, err := exec.Command(filepath.Join(repoRoot(t), "scripts/build-id.sh")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.TrimSpace(string(out))
+	h, err := a.get("/healthcheck")
+	if err != nil {
+		t.Fatal(err)
+	}
+	builds, _ := h.body["builds"].(map[string]any)
+	if h.status != http.StatusOK || h.body["build"] != want || len(builds) < 4 {
+		t.Fatalf("healthcheck %d, build %v, builds %v; want build %s", h.status, h.body["build"], builds, want)
+	}
+	for _, role := range []string{"gateway", "crop", "classify", "orient"} {
+		if builds[role] != want {
+			t.Errorf("builds[%s] = %v, want %s", role, builds[role], want)
+		}
+	}
 }
