@@ -184,7 +184,10 @@ func (s *Service) storedLayout(img image.Image) image.Image {
 }
 
 // DecodeError maps decoding failures onto the catalogue: every input
-// problem is a 422 naming what is wrong.
+// problem is a 422 naming what is wrong. Its detail is the decoder's
+// message less what a decoding tool wrote to stderr (decode.ClientText),
+// which may quote the file; the error's cause, which the roles log, keeps a
+// line of it.
 func DecodeError(err error) error {
 	if err == nil {
 		return nil
@@ -193,24 +196,24 @@ func DecodeError(err error) error {
 	switch {
 	case errors.As(err, &le) && le.Limit == "pages":
 		return &apierr.Error{Code: apierr.TooManyPages, Cause: err, Message: fmt.Sprintf("File has %d pages; the limit is %d (MAX_PAGES)", le.Value, le.Max),
-			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.limit.pages"}}}
+			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: decode.ClientText(err), Type: "value_error.limit.pages"}}}
 	case errors.As(err, &le):
 		msg := fmt.Sprintf("Page has %d pixels; the limit is %d (MAX_PIXELS)", le.Value, le.Max)
 		if n := le.FitDPI(); n >= 1 {
 			msg += fmt.Sprintf(" at dpi %d; dpi=%d or lower fits", le.DPI, n)
 		}
 		return &apierr.Error{Code: apierr.TooManyPixels, Cause: err, Message: msg,
-			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.limit.pixels"}}}
+			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: decode.ClientText(err), Type: "value_error.limit.pixels"}}}
 	case errors.Is(err, decode.ErrUnsupported):
 		return &apierr.Error{Code: apierr.UnsupportedFormat, Cause: err, Message: unsupportedMessage(err),
-			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.format"}}}
+			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: decode.ClientText(err), Type: "value_error.format"}}}
 	case errors.Is(err, decode.ErrPDFPassword):
 		return &apierr.Error{Code: apierr.CorruptFile, Cause: err,
 			Message: "PDF is protected by a password, which is needed to open it: send the file without password protection",
-			Detail:  []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.corrupt"}}}
+			Detail:  []apierr.Detail{{Loc: []string{"body", "image"}, Msg: decode.ClientText(err), Type: "value_error.corrupt"}}}
 	case errors.Is(err, decode.ErrCorrupt):
 		return &apierr.Error{Code: apierr.CorruptFile, Cause: err,
-			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.corrupt"}}}
+			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: decode.ClientText(err), Type: "value_error.corrupt"}}}
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return err
 	}
@@ -219,7 +222,7 @@ func DecodeError(err error) error {
 		return err
 	}
 	return &apierr.Error{Code: apierr.CorruptFile, Cause: err,
-		Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: err.Error(), Type: "value_error.corrupt"}}}
+		Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: decode.ClientText(err), Type: "value_error.corrupt"}}}
 }
 
 // unsupportedMessages say what a file no decoder here reads is and what to

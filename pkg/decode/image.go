@@ -68,11 +68,8 @@ func openImage(data []byte, f Format, opts Options) (*imageDoc, error) {
 		return nil, err
 	}
 	if f == JPEG {
-		if err := jpegProcess(data); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
-		}
-		if bits, ok := jpegPrecision(data); ok && bits != 8 {
-			return nil, fmt.Errorf("%w: %w (this one has %d)", ErrUnsupported, ErrJPEGPrecision, bits)
+		if err := jpegUnsupported(data); err != nil {
+			return nil, err
 		}
 	}
 	if f == JPEG || f == TIFF {
@@ -301,6 +298,21 @@ func jpegProcess(data []byte) error {
 		return ErrJPEGLossless
 	case 0xDE, 0xC5, 0xC6, 0xC7, 0xCD, 0xCE, 0xCF:
 		return ErrJPEGHierarchical
+	}
+	return nil
+}
+
+// jpegUnsupported returns the error (wrapping ErrUnsupported and one of
+// ErrJPEGLossless, ErrJPEGHierarchical, ErrJPEGPrecision) of a JPEG file
+// no decoder here reads, told from its frame header; nil for one they read,
+// and for one whose frame header is not in data (data may be the file's
+// start only).
+func jpegUnsupported(data []byte) error {
+	if err := jpegProcess(data); err != nil {
+		return fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
+	if bits, ok := jpegPrecision(data); ok && bits != 8 {
+		return fmt.Errorf("%w: %w (this one has %d)", ErrUnsupported, ErrJPEGPrecision, bits)
 	}
 	return nil
 }

@@ -59,6 +59,8 @@ type pdfDoc struct {
 	objsOnce   sync.Once
 	objs       *pdfObjects // qpdf's view of the file's objects
 	objsErr    error
+	jpegMu     sync.Mutex
+	jpegErrs   map[string]error // image object → jpegUnsupported of its stream
 }
 
 func openPDF(ctx context.Context, data []byte, opts Options) (*pdfDoc, error) {
@@ -312,8 +314,14 @@ func (d *pdfDoc) extract(ctx context.Context, i int, im pdfImage) (image.Image, 
 
 // rasterise renders the page's crop box (what a viewer shows; poppler's
 // default, the media box, can be larger) at dpi through JPEG of the
-// requested quality.
+// requested quality. A page drawing a JPEG no decoder here reads is refused
+// (ErrUnsupported) first.
 func (d *pdfDoc) rasterise(ctx context.Context, i, dpi int) (image.Image, error) {
+	// poppler renders a JPEG it cannot read as nothing: refuse the page
+	// as the plain case (extract) does, never answer it blank.
+	if err := d.unreadableJPEG(ctx, i); err != nil {
+		return nil, err
+	}
 	p := d.pages[i]
 	scale := float64(dpi) / 72
 	w, h := int64(p.w*scale+0.5), int64(p.h*scale+0.5)

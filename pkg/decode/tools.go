@@ -8,7 +8,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -51,8 +53,8 @@ func streamTool(ctx context.Context, memLimit, maxOut int64, consume func(io.Rea
 	defer cancel()
 	full := append([]string{"--as=" + strconv.FormatInt(memLimit, 10), "--cpu=" + strconv.Itoa(int(toolTimeout/time.Second)), "--", name}, args...)
 	cmd := exec.CommandContext(ctx, "prlimit", full...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &limitedWriter{w: &stderr, n: 4096}
+	var stderr stderrBuffer
+	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -80,7 +82,7 @@ func streamTool(ctx context.Context, memLimit, maxOut int64, consume func(io.Rea
 	case ctx.Err() != nil:
 		return fmt.Errorf("%s: %w", name, ctx.Err())
 	case failed:
-		return &toolError{name: name, err: waitErr, stderr: bytes.TrimSpace(stderr.Bytes())}
+		return &toolError{name: name, err: waitErr, stderr: stderr.kept(), lines: stderr.lines}
 	case consumeErr != nil:
 		return fmt.Errorf("%s: %w", name, consumeErr)
 	case waitErr != nil:
@@ -107,30 +109,124 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// toolError is a tool that ran and failed; its message carries stderr.
+// toolError is a tool that ran and failed, with what stderrBuffer kept of
+// its stderr, for the code here to match on. Its message, which the roles
+// log, carries stderrExcerpt of it; ClientText leaves even that out of
+// what a client reads.
 type toolError struct {
 	name   string
 	err    error
 	stderr []byte
+	lines  int // stderr's, all of them
 }
 
 func (e *toolError) Error() string {
-	return fmt.Sprintf("%s: %v: %s", e.name, e.err, e.stderr)
-}
-
-// limitedWriter keeps the first n bytes written to it.
-type limitedWriter struct {
-	w io.Writer
-	n int
-}
-
-func (l *limitedWriter) Write(p []byte) (int, error) {
-	if l.n > 0 {
-		k := min(l.n, len(p))
-		_, _ = l.w.Write(p[:k])
-		l.n -= k
+	s := fmt.Sprintf("%s: %v", e.name, e.err)
+	if x := stderrExcerpt(e.stderr, e.lines); x != "" {
+		s += " [stderr: " + x + "]"
 	}
-	return len(p), nil
+	return s
+}
+
+// What poppler, qpdf and djvulibre write to stderr is mostly their own
+// messages, but some quote the file: an operator, a font or a name the
+// content stream used ("Unknown operator 'Ivanov'"), bytes of a damaged
+// object, the temporary copy's path; and a damaged file can make them
+// write many lines. A log keeps one line of it: the last (the failure's
+// reason; warnings come before it), quoted spans replaced by '...', bytes
+// other than printable ASCII by '?', at most excerptMax bytes, and how many
+// lines there were. A client's answer keeps none of it (ClientText).
+
+// excerptMax bounds stderrExcerpt's line.
+const excerptMax = 160
+
+// quotedSpan is a span of text a tool quotes, opening after a space,
+// '(' or the line's start (so that "Couldn't" is no quote), closing at the
+// same mark or the line's end.
+var quotedSpan = regexp.MustCompile(`(^|[\s(=:,])('[^']*('|$)|"[^"]*("|$))`)
+
+// stderrExcerpt is the one line of a tool's stderr that a log keeps; ""
+// when it wrote nothing. lines is how many it wrote, when more than stderr
+// holds.
+func stderrExcerpt(stderr []byte, lines int) string {
+	var all []string
+	for _, l := range strings.FieldsFunc(string(stderr), func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if l = strings.TrimSpace(l); l != "" {
+			all = append(all, l)
+		}
+	}
+	if len(all) == 0 {
+		return ""
+	}
+	last := []byte(all[len(all)-1])
+	for k, c := range last {
+		switch {
+		case c == '[':
+			last[k] = '('
+		case c == ']':
+			last[k] = ')'
+		case c < ' ' || c > '~':
+			last[k] = '?'
+		}
+	}
+	x := quotedSpan.ReplaceAllStringFunc(string(last), func(m string) string {
+		i := strings.IndexAny(m, `'"`)
+		return m[:i+1] + "..." + m[i:i+1]
+	})
+	if len(x) > excerptMax {
+		x = x[:excerptMax] + "..."
+	}
+	if lines = max(lines, len(all)); lines > 1 {
+		x += fmt.Sprintf(" (last of %d lines)", lines)
+	}
+	return x
+}
+
+// stderrPart is stderrExcerpt as toolError's message holds it.
+var stderrPart = regexp.MustCompile(` \[stderr: [^\]]*\]`)
+
+// ClientText is err's message as a client may read it: what a decoding tool
+// wrote to stderr (toolError) left out, which may quote the file and which
+// the client has no use for. The roles log err itself.
+func ClientText(err error) string {
+	return stderrPart.ReplaceAllString(err.Error(), "")
+}
+
+// stderrKeep is how much of its start and of its end stderrBuffer keeps.
+const stderrKeep = 2048
+
+// stderrBuffer keeps the start of what a tool writes to stderr (where
+// poppler says "Incorrect password") and its end (the failure's reason,
+// after any number of warnings), and counts its lines.
+type stderrBuffer struct {
+	head, tail []byte
+	lines      int
+}
+
+func (b *stderrBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	b.lines += bytes.Count(p, []byte{'\n'})
+	if room := stderrKeep - len(b.head); room > 0 {
+		k := min(room, len(p))
+		b.head, p = append(b.head, p[:k]...), p[k:]
+	}
+	b.tail = append(b.tail, p...)
+	// Shifted down once twice the size kept: a tool writing megabytes of
+	// warnings a line at a time costs a copy a kilobyte or so.
+	if len(b.tail) > 2*stderrKeep {
+		b.tail = append(b.tail[:0], b.tail[len(b.tail)-stderrKeep:]...)
+	}
+	return n, nil
+}
+
+// kept is the start and end kept, a line apart (the end's first line may
+// be cut).
+func (b *stderrBuffer) kept() []byte {
+	k := bytes.TrimSpace(b.head)
+	if t := b.tail[max(len(b.tail)-stderrKeep, 0):]; len(t) > 0 {
+		k = append(append(k[:len(k):len(k)], '\n'), bytes.TrimSpace(t)...)
+	}
+	return k
 }
 
 // tempCopy writes data to a fresh temporary file the tools can read.
