@@ -51,7 +51,8 @@ type Models struct {
 
 // Worker is what every stage worker reads.
 type Worker struct {
-	Concurrency int `env:"WORKER_CONCURRENCY" default:"0" doc:"Requests a worker handles at once, up to 1024 (0: the CPUs the process may use, its container's CPU limit where one is set, as Go's GOMAXPROCS counts them, not the host's cores). The classifier and ocr workers hold a Tesseract engine for each (about 20 MB apiece; the classifier about 35 MB more for each Japanese one, made when a crop first needs it)."`
+	Concurrency int   `env:"WORKER_CONCURRENCY" default:"0" doc:"Requests a worker handles at once, up to 1024 (0: the CPUs the process may use, its container's CPU limit where one is set, as Go's GOMAXPROCS counts them, not the host's cores). The classifier and ocr workers hold a Tesseract engine for each (about 20 MB apiece; the classifier about 35 MB more for each Japanese one, made when a crop first needs it)."`
+	CropMemory  int64 `env:"CROP_MEMORY_BYTES" default:"0" roles:"cropper,allinone" doc:"Memory the pages a cropper decodes and cuts at once may take, in bytes (0: the Go heap's soft limit, GOMEMLIMIT or three quarters of the container's memory limit (3 GiB of the cropper's 4 GiB in docker-compose.yml), else 2 GiB). Each page's share is estimated from its file's header before it is decoded (a 100-megapixel page from about 1.3 GB, a baseline 4:2:0 JPEG, to 3.3 GB, a progressive CMYK JPEG); a page that does not fit beside those being worked on waits its turn (logged at DEBUG: page waits for memory), and one larger than the whole budget runs alone, never refused for its size. The cropper's limit in docker-compose.yml leaves a quarter for ONNX Runtime, OpenCV and the Go runtime."`
 }
 
 // Extraction is what the ocr role's recognize method reads to normalise

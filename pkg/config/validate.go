@@ -99,12 +99,17 @@ func (m Models) Problems() []string {
 }
 
 // Problems lists what is wrong with WORKER_CONCURRENCY (0 means the CPUs
-// the process may use; a negative value was taken as 0 without a word).
+// the process may use; a negative value was taken as 0 without a word) and
+// CROP_MEMORY_BYTES (0 means the default).
 func (w Worker) Problems() []string {
+	var out []string
 	if w.Concurrency < 0 || w.Concurrency > 1024 {
-		return []string{fmt.Sprintf("WORKER_CONCURRENCY=%d must be between 0 (the CPUs) and 1024", w.Concurrency)}
+		out = append(out, fmt.Sprintf("WORKER_CONCURRENCY=%d must be between 0 (the CPUs) and 1024", w.Concurrency))
 	}
-	return nil
+	if w.CropMemory < 0 {
+		out = append(out, fmt.Sprintf("CROP_MEMORY_BYTES=%d must be 0 (the default) or more", w.CropMemory))
+	}
+	return out
 }
 
 // Problems lists what is wrong with the extraction's outside references.

@@ -17,6 +17,7 @@ import (
 	"docsuite/pkg/crop"
 	"docsuite/pkg/decode"
 	"docsuite/pkg/geom"
+	"docsuite/pkg/membudget"
 	"docsuite/pkg/quality"
 	"docsuite/pkg/rawimg"
 	"docsuite/pkg/stages"
@@ -34,6 +35,8 @@ type Service struct {
 	// whole keeps its YCbCr planes: the constant planesAbove, which a
 	// test lowers.
 	planesAbove int
+	// budget admits the pages being cut by their estimated memory.
+	budget *membudget.Budget
 }
 
 // planesAbove is the size, in pixels, above which a JPEG page that is
@@ -60,11 +63,20 @@ type NeuralSource func(ctx context.Context) (Finder, error)
 
 // New builds the cropper service. neural supplies the default (neural)
 // cropper; simple_cropper=true uses the classical OpenCV one, and so does
-// every request when neural is nil.
-func New(st store.Store, tempDir string, log *slog.Logger, neural NeuralSource) *Service {
+// every request when neural is nil. memory is the budget, in bytes, of the
+// pages decoded and cut at once (CROP_MEMORY_BYTES; see admit); 0 or less
+// takes membudget.Default.
+func New(st store.Store, tempDir string, log *slog.Logger, neural NeuralSource, memory int64) *Service {
+	if memory <= 0 {
+		memory = membudget.Default()
+	}
 	return &Service{store: st, tempDir: tempDir, docs: newDocCache(4, 30*time.Second), log: log, neural: neural,
-		planesAbove: planesAbove}
+		planesAbove: planesAbove, budget: membudget.New(memory)}
 }
+
+// MemoryBudget is the size, in bytes, of the budget the pages being cut
+// share.
+func (s *Service) MemoryBudget() int64 { return s.budget.Size() }
 
 // Close releases cached documents.
 func (s *Service) Close() { s.docs.close() }
@@ -86,9 +98,19 @@ func (s *Service) Crop(ctx context.Context, req stages.CropRequest) (stages.Crop
 	}
 	defer release()
 	total := doc.Pages()
+	if total == 1 {
+		// A single image keeps its decoded page: cached, it would stay in
+		// memory outside the budget after this request.
+		defer s.docs.drop(req.InputKey)
+	}
 	if req.Page < 0 || req.Page >= total {
 		return stages.CropReply{}, fmt.Errorf("cropper: page %d of a %d-page file", req.Page, total)
 	}
+	leave, err := s.admit(ctx, doc, req)
+	if err != nil {
+		return stages.CropReply{}, err
+	}
+	defer leave()
 	page, err := doc.Page(ctx, req.Page)
 	if err != nil {
 		return stages.CropReply{}, DecodeError(err)

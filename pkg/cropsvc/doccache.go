@@ -128,6 +128,16 @@ func (c *docCache) evictLocked(el *list.Element) {
 	}
 }
 
+// drop evicts the document of key, if cached: it is closed, and what it
+// holds let go, once its last user is done.
+func (c *docCache) drop(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.byKey[key]; ok {
+		c.evictLocked(el)
+	}
+}
+
 // close evicts everything.
 func (c *docCache) close() {
 	c.mu.Lock()

@@ -229,9 +229,9 @@ func (d *tiffDoc) Page(ctx context.Context, i int) (image.Image, error) {
 	if err := checkPage(i, len(d.ifds)); err != nil {
 		return nil, err
 	}
-	if i == 0 {
-		return d.first.Page(ctx, 0)
-	}
+	// Every page is opened afresh, the first too: the document keeps no
+	// decoded page (the cropper keeps a file open while its pages are cut,
+	// and a first page held would sit beside each of the others).
 	doc, err := openImage(tiffAt(d.data, d.ifds, i), TIFF, d.opts)
 	if err != nil {
 		var le *LimitError

@@ -88,8 +88,9 @@ func Cropper(ctx context.Context, d Deps, c config.Common, w config.Worker, m co
 			return nil, err
 		}
 		return n, nil
-	})
+	}, w.CropMemory)
 	defer svc.Close()
+	d.Log.Info("cropper memory budget", "crop_memory_bytes", svc.MemoryBudget())
 	return serveStage(ctx, d, c, w, stages.Crop, svc.Crop, mdl.probe)
 }
 

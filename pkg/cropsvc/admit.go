@@ -1,0 +1,56 @@
+package cropsvc
+
+import (
+	"context"
+	"fmt"
+
+	"docsuite/pkg/decode"
+	"docsuite/pkg/stages"
+)
+
+// The cropper's own work on a decoded page, in bytes a pixel of the page,
+// beside what decoding it takes (decode.Cost), and a request's fixed share.
+const (
+	// findBytes is what finding the documents adds while the decoder's
+	// leftovers may not have been collected yet: measured at about 3
+	// bytes a pixel (an RGBA, grey or palette PNG page of 100 megapixels,
+	// one request, less what decoding it holds), 1 more for margin.
+	findBytes = 4
+	// cutBytes is what cutting a document out adds beside the page: the
+	// page's part under it as a BGR Mat, the warped Mat, its RGBA image
+	// (3 + 3 + 4 bytes a pixel of a document as large as the page) and the
+	// page's luma the corners are refined on (1).
+	cutBytes = 3 + 3 + 4 + 1
+	// requestBytes is a request's share beside its page: the input file
+	// (up to MAX_FILE_BYTES, 30 MB) and the smaller images of the search.
+	requestBytes = 64 << 20
+)
+
+// estimate is the memory one crop request on a page of cost c is
+// expected to take at its peak: decoding it and looking for documents, or
+// holding it while a document is cut out.
+func estimate(c decode.Cost) int64 {
+	return max(c.Peak+findBytes*c.Pixels, c.Page+cutBytes*c.Pixels) + requestBytes
+}
+
+// admit waits until the page of req fits the memory budget beside the
+// pages being worked on, or ctx ends; a page larger than the whole budget
+// is admitted alone. It returns the function that gives the page's share
+// back, once its documents are stored. A page that cannot be decoded
+// (over the pixel limit) is refused with that error, as decoding it
+// would.
+func (s *Service) admit(ctx context.Context, doc decode.Document, req stages.CropRequest) (func(), error) {
+	c, err := decode.PageCost(ctx, doc, req.Page)
+	if err != nil {
+		return nil, DecodeError(err)
+	}
+	need := estimate(c)
+	leave, err := s.budget.Acquire(ctx, need, func() {
+		s.log.DebugContext(ctx, "page waits for memory", "task_id", req.TaskID, "page", req.Page, "pixels", c.Pixels,
+			"estimate_bytes", need, "in_use_bytes", s.budget.InUse(), "budget_bytes", s.budget.Size())
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cropper: page %d: %w", req.Page, err)
+	}
+	return leave, nil
+}
