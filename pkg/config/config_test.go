@@ -140,6 +140,9 @@ func TestBadValuesNamedAtStart(t *testing.T) {
 		{"PIPELINE_TIMEOUT", "99999999999999", stage},
 		{"COMPLETED_TASK_TTL_SECONDS", "10000000000", gateway},
 		{"LICENSE_GRACE_SECONDS", "-1", gateway},
+		{"UPLOAD_MIN_RATE", "-1", gateway},
+		// 10^16 bytes a second over 60 s overflows the bytes due.
+		{"UPLOAD_MIN_RATE", "10000000000000000", allinone},
 		{"JANITOR_INTERVAL", "99999999999999", janitor},
 		{"MODEL_THREADS", "0", stage},
 		{"MODEL_THREADS", "-1", stage},

@@ -14,6 +14,9 @@ import (
 const (
 	maxPipelineSeconds = 24 * 3600
 	maxPeriodSeconds   = 366 * 24 * 3600
+	// maxUploadRate bounds UPLOAD_MIN_RATE (1 GiB a second), so that the
+	// bytes it asks of every 60 s cannot overflow.
+	maxUploadRate = 1 << 30
 )
 
 // Validate checks the values every role shares.
@@ -61,6 +64,9 @@ func (g Gateway) Problems() []string {
 	}
 	if g.LicenseGrace < 0 || g.LicenseGrace > maxPeriodSeconds {
 		errs = append(errs, fmt.Sprintf("LICENSE_GRACE_SECONDS=%d must be between 0 and %d", g.LicenseGrace, maxPeriodSeconds))
+	}
+	if g.UploadMinRate < 0 || g.UploadMinRate > maxUploadRate {
+		errs = append(errs, fmt.Sprintf("UPLOAD_MIN_RATE=%d must be between 0 and %d (bytes a second)", g.UploadMinRate, maxUploadRate))
 	}
 	if g.UploadMemory <= g.MaxFileBytes {
 		errs = append(errs, "UPLOAD_MEMORY_BYTES must exceed MAX_FILE_BYTES (one largest file must fit)")

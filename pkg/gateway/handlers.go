@@ -48,7 +48,12 @@ func (s *Server) keep(c *gin.Context, up *upload) (*accepted, error) {
 	// Read at offsets and seekable, so that the store client can upload
 	// parts side by side and retry.
 	body := io.NewSectionReader(up.data, 0, up.size)
-	if err := s.store.PutReader(c.Request.Context(), in.InputKey, body, up.size); err != nil {
+	// Bounded like every other write to the store, so that the janitor
+	// can tell a write begun over PIPELINE_TIMEOUT ago for one a killed
+	// process left (store.RemovePartial).
+	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.Timeout())
+	defer cancel()
+	if err := s.store.PutReader(ctx, in.InputKey, body, up.size); err != nil {
 		return nil, apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
 	}
 	return &accepted{in: in, owner: c.GetString(ownerKey)}, nil

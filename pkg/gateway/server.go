@@ -51,8 +51,11 @@ type Server struct {
 	// classifyParams and recognizeParams name the methods' query
 	// parameters (see queryOnly).
 	classifyParams, recognizeParams map[string]bool
-	// bodyIdle is how long an upload may stall (see stallReader).
-	bodyIdle time.Duration
+	// bodyIdle is how long an upload may stall, and bodyMinRate the
+	// bytes a second it must average over each bodyIdle (see
+	// stallReader).
+	bodyIdle    time.Duration
+	bodyMinRate int64
 	// lateCleanup is how long after a synchronous request cut short its
 	// task's objects are removed again (see runSync): the stage workers'
 	// PIPELINE_TIMEOUT and a margin.
@@ -89,6 +92,7 @@ func New(ctx context.Context, cfg config.Gateway, nc *nats.Conn, st store.Store,
 		classifyParams:  paramNames(params.ClassifySpec()),
 		recognizeParams: paramNames(params.RecognizeSpec()),
 		bodyIdle:        bodyIdle,
+		bodyMinRate:     cfg.UploadMinRate,
 		lateCleanup:     cfg.Timeout() + 10*time.Second,
 	}
 	s.registerGauges(reg)
@@ -135,7 +139,7 @@ func (s *Server) routes() *gin.Engine {
 	// A path with a trailing slash is an unknown path answered with the
 	// JSON envelope, not a redirect without a body.
 	r.RedirectTrailingSlash = false
-	r.Use(s.recoverer(), s.observe())
+	r.Use(s.boundUnread(), s.recoverer(), s.observe())
 	r.NoRoute(func(c *gin.Context) { s.fail(c, apierr.New(apierr.PathNotFound, "")) })
 	r.NoMethod(func(c *gin.Context) { s.fail(c, apierr.New(apierr.MethodNotAllowed, "")) })
 

@@ -64,8 +64,13 @@ func (s *Server) readUpload(c *gin.Context, fields map[string]bool) (res *upload
 		return nil, s.tooLarge()
 	}
 	body := http.MaxBytesReader(c.Writer, c.Request.Body, s.cfg.MaxFileBytes+multipartSlack)
-	sr := newStallReader(body, c.Writer, s.bodyIdle)
-	defer sr.done()
+	sr := newStallReader(body, c.Writer, s.bodyIdle, s.bodyMinRate)
+	defer func() {
+		sr.done()
+		if sr.stalled {
+			c.Set(stalledKey, true)
+		}
+	}()
 	c.Request.Body = readCloser{sr, body}
 	mr, err := c.Request.MultipartReader()
 	if err != nil {

@@ -12,7 +12,11 @@ import (
 // Janitor removes, every interval until ctx ends, the stored objects
 // older than PIPELINE_TIMEOUT + COMPLETED_TASK_TTL_SECONDS that completed
 // tasks left behind (tasks.Sweep): those of a task still queued or
-// running are kept, its record read over d.NC.
+// running are kept, its record read over d.NC. It also removes what
+// writes a killed process never finished left, begun as long ago: the
+// folder store's temporary files and MinIO's incomplete multipart
+// uploads (store.RemovePartial), safe to remove because every write to
+// the store ends within PIPELINE_TIMEOUT.
 func Janitor(ctx context.Context, d Deps, c config.Common, interval time.Duration) error {
 	records, err := tasks.NewRecords(d.NC)
 	if err != nil {

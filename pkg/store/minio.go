@@ -79,12 +79,27 @@ func (m *Minio) Put(ctx context.Context, key string, data []byte) error {
 
 // PutReader implements Store. A reader that also reads at offsets and
 // seeks (bytes.Reader, rawimg.Reader) lets minio-go upload parts side by
-// side and retry them.
+// side and retry them. An object over multipartAbove (or of unknown size)
+// goes as a multipart upload, marked while it is under way so that the
+// janitor finds its parts if the process dies before it completes
+// (RemovePartial); the mark of one that failed is left to the janitor too,
+// minio-go's abort of its parts having failed where ctx was cancelled.
 func (m *Minio) PutReader(ctx context.Context, key string, r io.Reader, size int64) error {
+	var mark string
+	if size < 0 || size > multipartAbove {
+		var err error
+		if mark, err = m.markUpload(ctx, key); err != nil {
+			return err
+		}
+	}
 	_, err := m.client.PutObject(ctx, m.bucket, key, r, size,
-		minio.PutObjectOptions{ContentType: "application/octet-stream"})
+		minio.PutObjectOptions{ContentType: "application/octet-stream", PartSize: multipartAbove})
 	if err != nil {
 		return fmt.Errorf("store: put %s: %w", key, err)
+	}
+	if mark != "" {
+		// A mark left by a failed removal only costs the janitor a look.
+		_ = m.Delete(context.WithoutCancel(ctx), mark)
 	}
 	return nil
 }

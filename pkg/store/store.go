@@ -75,20 +75,26 @@ func DeleteOlder(ctx context.Context, s Store, prefix string, cutoff time.Time,
 	return n, bytes, nil
 }
 
-// RemovePartial removes what interrupted writes left in s, last written
-// before cutoff, and returns how many entries and bytes it removed: the
-// janitor's sweep of what List does not show. A folder store's Put that a
-// killed process never finished leaves its temporary file, the object's
-// bytes so far (a client's file or a crop of it); NewFolder removes those
-// an hour old, but a process restarted at once kept the younger ones until
-// its next start. A MinIO store keeps an interrupted multipart upload's
-// parts itself, and removes them after its own stale_uploads_expiry (24 h
-// by default); nothing is removed here for it.
-func RemovePartial(s Store, cutoff time.Time) (n int, bytes int64) {
-	if f, ok := s.(*Folder); ok {
-		return f.removePartial(cutoff)
+// RemovePartial removes what interrupted writes left in s, begun before
+// cutoff, and returns how many entries and bytes it removed: the janitor's
+// sweep of what List does not show. A folder store's Put that a killed
+// process never finished leaves its temporary file, the object's bytes so
+// far (a client's file or a crop of it); NewFolder removes those an hour
+// old, but a process restarted at once kept the younger ones until its
+// next start. A Minio store's multipart upload (an object over 16 MiB)
+// that a killed process, or a cancelled request, never completed leaves
+// its parts in MinIO, which kept them until its own stale_uploads_expiry
+// (24 h by default); they are aborted here (Minio.abortStale). cutoff
+// must lie further back than any write under way can have begun.
+func RemovePartial(ctx context.Context, s Store, cutoff time.Time) (n int, bytes int64, err error) {
+	switch s := s.(type) {
+	case *Folder:
+		n, bytes = s.removePartial(cutoff)
+		return n, bytes, nil
+	case *Minio:
+		return s.abortStale(ctx, cutoff)
 	}
-	return 0, 0
+	return 0, 0, nil
 }
 
 // DeleteLater removes every object under prefix once after has passed, in

@@ -84,15 +84,16 @@ func Sweep(ctx context.Context, st store.Store, r *Records, cutoff time.Time) []
 		n, size, err := store.DeleteOlder(ctx, st, prefix, cutoff, keep)
 		out = append(out, Swept{Prefix: prefix, Objects: n, Bytes: size, Err: err})
 	}
-	n, size := store.RemovePartial(st, cutoff)
-	return append(out, Swept{Prefix: PartialWrites, Objects: n, Bytes: size})
+	n, size, err := store.RemovePartial(ctx, st, cutoff)
+	return append(out, Swept{Prefix: PartialWrites, Objects: n, Bytes: size, Err: err})
 }
 
 // PartialWrites is the Prefix of the Swept that counts the interrupted
 // writes a sweep removed (store.RemovePartial): the temporary files of a
-// folder store's Puts that a killed process never finished, which no
-// listing shows and which stayed until the next start of a process that
-// opens the store.
+// folder store's Puts, and MinIO's incomplete multipart uploads, that a
+// killed process never finished, which no listing shows; the files stayed
+// until the next start of a process that opens the store, the uploads'
+// parts until MinIO's own cleanup a day on.
 const PartialWrites = "(partial writes)"
 
 // inputKeeper reports whether the object under tasks/ at key belongs to a

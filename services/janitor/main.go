@@ -1,7 +1,8 @@
 // Command janitor removes stored objects older than PIPELINE_TIMEOUT +
 // COMPLETED_TASK_TTL_SECONDS that completed tasks left behind: inputs and
-// intermediates, and expired results. It reads task records in NATS and
-// keeps the objects of a task still queued or running.
+// intermediates, and expired results, and the parts of multipart uploads
+// to MinIO that a killed process never completed. It reads task records
+// in NATS and keeps the objects of a task still queued or running.
 package main
 
 import (
