@@ -53,6 +53,7 @@ func streamTool(ctx context.Context, memLimit, maxOut int64, consume func(io.Rea
 	defer cancel()
 	full := append([]string{"--as=" + strconv.FormatInt(memLimit, 10), "--cpu=" + strconv.Itoa(int(toolTimeout/time.Second)), "--", name}, args...)
 	cmd := exec.CommandContext(ctx, "prlimit", full...)
+	dieWithParent(cmd)
 	var stderr stderrBuffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
