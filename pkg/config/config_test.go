@@ -151,6 +151,8 @@ func TestBadValuesNamedAtStart(t *testing.T) {
 		{"WORKER_CONCURRENCY", "99999999", allinone},
 		{"CROP_MEMORY_BYTES", "-1", stage},
 		{"CROP_MEMORY_BYTES", "-1", allinone},
+		{"PAGE_MEMORY_BYTES", "-1", stage},
+		{"PAGE_MEMORY_BYTES", "-1", allinone},
 		{"ADDRESS_SERVICE_TIMEOUT_MS", "-1", stage},
 		{"ADDRESS_SERVICE_TIMEOUT_MS", "0", allinone},
 		{"ADDRESS_SERVICE_URL", "fias.local:8080", stage},

@@ -16,6 +16,7 @@ import (
 
 	"docsuite/pkg/crop"
 	"docsuite/pkg/decode"
+	"docsuite/pkg/membudget"
 	"docsuite/pkg/stages"
 	"docsuite/pkg/store"
 )
@@ -82,7 +83,7 @@ func TestPagesAdmittedByMemory(t *testing.T) {
 		}
 		f := &blockingFinder{entered: make(chan struct{}, 3), release: make(chan struct{})}
 		h := &waitLog{Handler: slog.DiscardHandler}
-		svc := New(st, t.TempDir(), slog.New(h), func(context.Context) (Finder, error) { return f, nil }, memory)
+		svc := New(st, t.TempDir(), slog.New(h), func(context.Context) (Finder, error) { return f, nil }, membudget.New(memory))
 		t.Cleanup(svc.Close)
 		return svc, f, h
 	}
@@ -155,7 +156,7 @@ func TestSingleImageNotKept(t *testing.T) {
 	if err := st.Put(ctx, "in/a.jpg", buf.Bytes()); err != nil {
 		t.Fatal(err)
 	}
-	svc := New(st, t.TempDir(), slog.New(slog.DiscardHandler), nil, 0)
+	svc := New(st, t.TempDir(), slog.New(slog.DiscardHandler), nil, nil)
 	defer svc.Close()
 	if _, err := svc.Crop(ctx, stages.CropRequest{TaskID: "t", InputKey: "in/a.jpg", WholePage: true}); err != nil {
 		t.Fatal(err)

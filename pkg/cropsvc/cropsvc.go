@@ -63,15 +63,16 @@ type NeuralSource func(ctx context.Context) (Finder, error)
 
 // New builds the cropper service. neural supplies the default (neural)
 // cropper; simple_cropper=true uses the classical OpenCV one, and so does
-// every request when neural is nil. memory is the budget, in bytes, of the
-// pages decoded and cut at once (CROP_MEMORY_BYTES; see admit); 0 or less
-// takes membudget.Default.
-func New(st store.Store, tempDir string, log *slog.Logger, neural NeuralSource, memory int64) *Service {
-	if memory <= 0 {
-		memory = membudget.Default()
+// every request when neural is nil. budget admits the pages decoded and
+// cut at once (PAGE_MEMORY_BYTES; see admit), shared with other roles of
+// the process where they decode pages too; nil takes one of
+// membudget.Default's size.
+func New(st store.Store, tempDir string, log *slog.Logger, neural NeuralSource, budget *membudget.Budget) *Service {
+	if budget == nil {
+		budget = membudget.New(membudget.Default())
 	}
 	return &Service{store: st, tempDir: tempDir, docs: newDocCache(4, 30*time.Second), log: log, neural: neural,
-		planesAbove: planesAbove, budget: membudget.New(memory)}
+		planesAbove: planesAbove, budget: budget}
 }
 
 // MemoryBudget is the size, in bytes, of the budget the pages being cut

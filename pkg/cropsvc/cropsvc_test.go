@@ -93,7 +93,7 @@ func TestCropperChoice(t *testing.T) {
 			if tc.neural == nil {
 				t.Skip("cropnet not available (make models)")
 			}
-			svc := New(st, t.TempDir(), slog.New(slog.DiscardHandler), tc.neural, 0)
+			svc := New(st, t.TempDir(), slog.New(slog.DiscardHandler), tc.neural, nil)
 			defer svc.Close()
 			reply, err := svc.Crop(context.Background(), stages.CropRequest{TaskID: "t", InputKey: "in/scene.jpg", Simple: tc.simple, WholePage: tc.wholePage})
 			if tc.wantCode != "" {

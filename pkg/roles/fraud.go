@@ -15,6 +15,7 @@ import (
 	"docsuite/pkg/fraud"
 	"docsuite/pkg/fraud/zonecheck"
 	"docsuite/pkg/geom"
+	"docsuite/pkg/membudget"
 	"docsuite/pkg/params"
 	"docsuite/pkg/pipeline"
 	"docsuite/pkg/stages"
@@ -58,6 +59,8 @@ func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, m conf
 			z.close()
 		}
 	}()
+	pb := pageBudget(d, w, false)
+	d.Log.Info("page memory budget", "role", "fraud", "page_memory_bytes", pb.Size(), "shared", d.Pages != nil)
 	run := func(ctx context.Context, req stages.MethodRequest) (json.RawMessage, error) {
 		switch {
 		case req.Method != "fraud":
@@ -73,7 +76,7 @@ func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, m conf
 		} else if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return checkFraud(ctx, d, a, meta, req, tempDir, workerSize(w))
+		return checkFraud(ctx, d, a, meta, pb, req, tempDir, workerSize(w))
 	}
 	h := methodHandler(d, run)
 	probe := func() bus.Readiness {
@@ -105,8 +108,10 @@ func openZoneCheck(m config.Models, d Deps, size int) (*zoneCheck, error) {
 // checkFraud classifies the stored input, decodes its pages as the cropper
 // did and checks every document. The file's metadata is checked once, by
 // fc, for check_fake's top-level result and the editor_metadata sign.
-// Up to limit documents are checked at once.
-func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, fc *fakecheck.Checker, req stages.MethodRequest, tempDir string, limit int) (json.RawMessage, error) {
+// Up to limit documents are checked at once, their pages decoded as the
+// page budget pb admits them.
+func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, fc *fakecheck.Checker, pb *membudget.Budget, req stages.MethodRequest, tempDir string,
+	limit int) (json.RawMessage, error) {
 	var p params.Classify
 	if raw, err := json.Marshal(req.Params); err == nil {
 		_ = json.Unmarshal(raw, &p)
@@ -133,9 +138,9 @@ func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, fc *fakecheck.C
 	defer doc.Close()
 	resp := FraudResponse{ClassifyResponse: cls, Items: make([]FraudItem, len(cls.Items))}
 	// Documents are checked side by side, as many as the worker runs
-	// requests at once; a page is decoded once, by its first document, and
-	// let go after its last.
-	pages := newPageCache(cls.Items, func(n int) (image.Image, error) { return doc.Page(ctx, n-1) })
+	// requests at once; a page is decoded once, by its first document, once
+	// the page budget admits it, and let go after its last.
+	pages := fraudPages(ctx, d, pb, req.TaskID, doc, cls.Items)
 	err = eachItem(ctx, d, req.TaskID, cls.Items, cls.PagesCount, limit, func(ctx context.Context, i int) error {
 		it := cls.Items[i]
 		defer pages.done(it.Document.Page)
@@ -161,4 +166,21 @@ func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, fc *fakecheck.C
 		return nil, err
 	}
 	return json.Marshal(resp)
+}
+
+// fraudPages is the page cache of a fraud request's items on doc: a page
+// is decoded once the page budget pb admits it, and its share given back
+// after its last document is checked. The items come in page order (the
+// pipeline sorts them), so eachItem starts every document of a page
+// before any of the next: a document waiting for its page's share never
+// holds the slot the last document of a page already admitted needs.
+func fraudPages(ctx context.Context, d Deps, pb *membudget.Budget, taskID string, doc decode.Document, items []pipeline.Item) *pageCache {
+	return newPageCache(items, func(n int) (image.Image, func(), error) {
+		leave, err := admitPage(ctx, d, pb, "fraud", taskID, doc, n-1, fraudPageBytes)
+		if err != nil {
+			return nil, nil, err
+		}
+		img, err := doc.Page(ctx, n-1)
+		return img, leave, err
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"docsuite/pkg/config"
 	"docsuite/pkg/cropsvc"
 	"docsuite/pkg/decode"
+	"docsuite/pkg/membudget"
 	"docsuite/pkg/ocr"
 	"docsuite/pkg/params"
 	"docsuite/pkg/pipeline"
@@ -55,6 +56,8 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config
 	}
 	d.Log.Info("extraction references", "subdivision_codes", norm.dir.Len(), "address_service", e.AddressServiceURL != "")
 	size := workerSize(w) // as many engines as requests the worker runs at once
+	pb := pageBudget(d, w, false)
+	d.Log.Info("page memory budget", "role", "ocr", "page_memory_bytes", pb.Size(), "shared", d.Pages != nil)
 	eng, err := ocr.New(size)
 	if err != nil {
 		d.Log.Error("OCR engine not available: fulltext answers 503", "err", err)
@@ -91,7 +94,7 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config
 		case req.Method == "recognize" && ext == nil:
 			return nil, apierr.Wrap(apierr.ModelNotLoaded, xerr, "Data extraction models not loaded: "+xerr.Error())
 		case req.Method == "recognize":
-			return recognize(ctx, d, ext.x, norm, req, tempDir)
+			return recognize(ctx, d, ext.x, norm, pb, req, tempDir)
 		case req.Method != "fulltext":
 			return nil, fmt.Errorf("ocr: unknown method %q", req.Method)
 		case eng == nil:
@@ -101,7 +104,7 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config
 		if ext != nil {
 			zr = ext.zone.WithSecondReading()
 		}
-		return fulltext(ctx, d, eng, zr, req, tempDir)
+		return fulltext(ctx, d, eng, zr, pb, req, tempDir)
 	}
 	h := methodHandler(d, run)
 	probe := func() bus.Readiness {
@@ -114,8 +117,9 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config
 }
 
 // fulltext decodes every page of the stored input and reads it (see
-// readPage), pages side by side, reporting each page done.
-func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, zr ocr.ZoneReader, req stages.MethodRequest, tempDir string) (json.RawMessage, error) {
+// readPage), pages side by side within the page budget pb, reporting each
+// page done.
+func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, zr ocr.ZoneReader, pb *membudget.Budget, req stages.MethodRequest, tempDir string) (json.RawMessage, error) {
 	var p params.Classify
 	if raw, err := json.Marshal(req.Params); err == nil {
 		_ = json.Unmarshal(raw, &p)
@@ -135,7 +139,8 @@ func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, zr ocr.ZoneReader, r
 	n := doc.Pages()
 	resp := FulltextResponse{TaskID: req.TaskID, PagesCount: n, PageCount: n, TaskTags: p.TaskTags, Code: 200, Message: "OK", Detail: []any{}}
 	// Pages are read side by side, as many as the engine has Tesseracts
-	// (one decoded page each in memory), and counted done as they finish.
+	// and the page budget admits (one decoded page each in memory), and
+	// counted done as they finish.
 	pages := make([]ocr.Page, n)
 	var mu sync.Mutex
 	done := 0
@@ -143,7 +148,7 @@ func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, zr ocr.ZoneReader, r
 	g.SetLimit(eng.Size())
 	for i := 0; i < n; i++ {
 		g.Go(func() error {
-			page, err := readPage(gctx, d, eng, zr, run, in, p, doc, i)
+			page, err := readPage(gctx, d, eng, zr, pb, run, in, p, doc, i)
 			if err != nil {
 				return err
 			}
@@ -171,18 +176,26 @@ func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, zr ocr.ZoneReader, r
 // readPage decodes page i and reads it: the documents the crop stage finds
 // on it one by one, then the rest of the page (ocr.Engine.ReadDocuments);
 // a page where none is found, and every page with mode=classify_only or
-// classify_crop (no cutting), is read whole.
-func readPage(ctx context.Context, d Deps, eng *ocr.Engine, zr ocr.ZoneReader, run *pipeline.Runner, in pipeline.Input, p params.Classify,
-	doc decode.Document, i int) (ocr.Page, error) {
-	img, err := doc.Page(ctx, i)
-	if err != nil {
-		return ocr.Page{}, cropsvc.DecodeError(err)
-	}
+// classify_crop (no cutting), is read whole. The crop stage is asked
+// before the page is admitted to pb and decoded: no decoded page waits on
+// the cropper, which shares pb in the all-in-one.
+func readPage(ctx context.Context, d Deps, eng *ocr.Engine, zr ocr.ZoneReader, pb *membudget.Budget, run *pipeline.Runner, in pipeline.Input,
+	p params.Classify, doc decode.Document, i int) (ocr.Page, error) {
 	var cuts []ocr.Cut
 	if !p.NoCrop() {
+		var err error
 		if cuts, err = pageCuts(ctx, d, run, in, p, i); err != nil {
 			return ocr.Page{}, err
 		}
+	}
+	leave, err := admitPage(ctx, d, pb, "ocr", in.TaskID, doc, i, ocrPageBytes)
+	if err != nil {
+		return ocr.Page{}, err
+	}
+	defer leave()
+	img, err := doc.Page(ctx, i)
+	if err != nil {
+		return ocr.Page{}, cropsvc.DecodeError(err)
 	}
 	if len(cuts) == 0 {
 		return eng.ReadZoned(ctx, img, zr)

@@ -13,16 +13,26 @@ import (
 // decoded A4 page at 300 dpi is 35 MB; MAX_PAGES is 100). It is safe for
 // concurrent use.
 type pageCache struct {
-	decode func(page int) (image.Image, error)
+	decode func(page int) (image.Image, func(), error)
 	mu     sync.Mutex
 	left   map[int]int // documents of each page not yet done
-	pages  map[int]func() (image.Image, error)
+	pages  map[int]func() (heldPage, error)
+}
+
+// heldPage is a decoded page and what gives back its share of the memory
+// budget (nil: nothing to give back).
+type heldPage struct {
+	img   image.Image
+	leave func()
 }
 
 // newPageCache prepares the pages of items (1-based page numbers), each
-// decoded by decode when first asked for.
-func newPageCache(items []pipeline.Item, decode func(page int) (image.Image, error)) *pageCache {
-	c := &pageCache{decode: decode, left: map[int]int{}, pages: map[int]func() (image.Image, error){}}
+// decoded by decode when first asked for. decode also returns the
+// function that gives the page's memory back (its share of the page
+// budget; nil when there is none), called when the page is let go, or at
+// once when decoding fails.
+func newPageCache(items []pipeline.Item, decode func(page int) (image.Image, func(), error)) *pageCache {
+	c := &pageCache{decode: decode, left: map[int]int{}, pages: map[int]func() (heldPage, error){}}
 	for _, it := range items {
 		c.left[it.Document.Page]++
 	}
@@ -34,20 +44,39 @@ func (c *pageCache) get(n int) (image.Image, error) {
 	c.mu.Lock()
 	get, ok := c.pages[n]
 	if !ok {
-		get = sync.OnceValues(func() (image.Image, error) { return c.decode(n) })
+		get = sync.OnceValues(func() (heldPage, error) {
+			img, leave, err := c.decode(n)
+			if err != nil {
+				if leave != nil {
+					leave()
+				}
+				return heldPage{}, err
+			}
+			return heldPage{img: img, leave: leave}, nil
+		})
 		c.pages[n] = get
 	}
 	c.mu.Unlock()
-	return get()
+	p, err := get()
+	return p.img, err
 }
 
 // done says one document of page n is checked; after its last the page
-// is let go.
+// is let go and its memory given back. Each document calls it after its
+// get has returned.
 func (c *pageCache) done(n int) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	var get func() (heldPage, error)
 	if c.left[n]--; c.left[n] <= 0 {
+		get = c.pages[n]
 		delete(c.pages, n)
+	}
+	c.mu.Unlock()
+	if get == nil {
+		return
+	}
+	if p, err := get(); err == nil && p.leave != nil {
+		p.leave()
 	}
 }
 

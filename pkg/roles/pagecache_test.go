@@ -24,9 +24,9 @@ func TestPageCache(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			decoded := map[int]int{}
-			cache := newPageCache(itemsOnPages(c.pages...), func(n int) (image.Image, error) {
+			cache := newPageCache(itemsOnPages(c.pages...), func(n int) (image.Image, func(), error) {
 				decoded[n]++
-				return image.NewGray(image.Rect(0, 0, 8, 8)), nil
+				return image.NewGray(image.Rect(0, 0, 8, 8)), nil, nil
 			})
 			for i, n := range c.pages {
 				if _, err := cache.get(n); err != nil {
@@ -59,11 +59,11 @@ func TestPageCacheDecodesAPageOnce(t *testing.T) {
 	for i := range pages {
 		pages[i] = 3
 	}
-	cache := newPageCache(itemsOnPages(pages...), func(int) (image.Image, error) {
+	cache := newPageCache(itemsOnPages(pages...), func(int) (image.Image, func(), error) {
 		mu.Lock()
 		defer mu.Unlock()
 		decoded++
-		return image.NewGray(image.Rect(0, 0, 8, 8)), nil
+		return image.NewGray(image.Rect(0, 0, 8, 8)), nil, nil
 	})
 	var wg sync.WaitGroup
 	for range docs {

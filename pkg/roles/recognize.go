@@ -22,6 +22,7 @@ import (
 	"docsuite/pkg/cvimg"
 	"docsuite/pkg/decode"
 	"docsuite/pkg/extract"
+	"docsuite/pkg/membudget"
 	"docsuite/pkg/mrz"
 	"docsuite/pkg/ocr"
 	"docsuite/pkg/onnxrt"
@@ -140,8 +141,9 @@ func extractDoc(ctx context.Context, d Deps, x *extract.Extractor, n normalizers
 
 // recognize classifies the stored input over the stage workers (unless
 // mode=recognize_only, where each page is one document of the given type)
-// and extracts every document's fields.
-func recognize(ctx context.Context, d Deps, x *extract.Extractor, n normalizers, req stages.MethodRequest, tempDir string) (json.RawMessage, error) {
+// and extracts every document's fields. A page recognize_only decodes is
+// admitted to pb first.
+func recognize(ctx context.Context, d Deps, x *extract.Extractor, n normalizers, pb *membudget.Budget, req stages.MethodRequest, tempDir string) (json.RawMessage, error) {
 	var p params.Recognize
 	if raw, err := json.Marshal(req.Params); err == nil {
 		_ = json.Unmarshal(raw, &p)
@@ -149,7 +151,7 @@ func recognize(ctx context.Context, d Deps, x *extract.Extractor, n normalizers,
 	resp := RecognizeResponse{TaskID: req.TaskID, Items: []RecognizeItem{}, TaskTags: p.TaskTags, Code: 200, Message: "OK", Detail: []any{}}
 	var err error
 	if p.Mode == "recognize_only" {
-		err = recognizeOnly(ctx, d, x, n, req, p, tempDir, &resp)
+		err = recognizeOnly(ctx, d, x, n, pb, req, p, tempDir, &resp)
 	} else {
 		err = recognizeClassified(ctx, d, x, n, req, p, &resp)
 	}
@@ -216,11 +218,12 @@ func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, n no
 // recognizeOnly treats every page as one upright document of the one
 // requested type (the image comes from an earlier classification; a
 // request naming two types is refused, params.Recognize.OnlyType). Pages
-// are read side by side, as many as the extractor has Tesseracts (one
-// decoded page each in memory); the answer keeps the pages' order. With
-// return_crops each item's crop is its page, the image its fields' coords
-// lie on.
-func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, n normalizers, req stages.MethodRequest, p params.Recognize, tempDir string, resp *RecognizeResponse) error {
+// are read side by side, as many as the extractor has Tesseracts and the
+// page budget pb admits (one decoded page each in memory); the answer keeps
+// the pages' order. With return_crops each item's crop is its page, the
+// image its fields' coords lie on.
+func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, n normalizers, pb *membudget.Budget, req stages.MethodRequest, p params.Recognize,
+	tempDir string, resp *RecognizeResponse) error {
 	// The gateway refuses such a request; a task queued by an older
 	// gateway is refused here the same way.
 	t, err := p.OnlyType()
@@ -246,6 +249,11 @@ func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, n normaliz
 	g.SetLimit(max(x.Size(), 1))
 	for i := 0; i < pages; i++ {
 		g.Go(func() error {
+			leave, err := admitPage(gctx, d, pb, "ocr", req.TaskID, doc, i, ocrPageBytes)
+			if err != nil {
+				return err
+			}
+			defer leave()
 			img, err := doc.Page(gctx, i)
 			if err != nil {
 				return cropsvc.DecodeError(err)

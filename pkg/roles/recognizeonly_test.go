@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"docsuite/pkg/apierr"
+	"docsuite/pkg/membudget"
 	"docsuite/pkg/params"
 	"docsuite/pkg/stages"
 	"docsuite/pkg/store"
@@ -59,7 +60,7 @@ func TestRecognizeOnlyNamesOneType(t *testing.T) {
 			p := params.Recognize{Mode: "recognize_only", DocTypes: tc.types, DPI: 300, Quality: 75, PDFRawImages: true, AutoPDFRawImages: true}
 			req := stages.MethodRequest{Method: "recognize", TaskID: "t", InputKey: "in/page.png", Size: int64(buf.Len()), Params: p,
 				MaxPages: 10, MaxPixels: 1 << 24}
-			body, err := recognize(ctx, d, ex.x, normalizers{}, req, t.TempDir())
+			body, err := recognize(ctx, d, ex.x, normalizers{}, membudget.New(1<<30), req, t.TempDir())
 			if tc.want == "" {
 				e := apierr.As(err)
 				if e.Code != apierr.InvalidParameter || len(e.Detail) != 1 || e.Detail[0].Loc[1] != "doc_type" {

@@ -16,6 +16,7 @@ import (
 	"docsuite/pkg/crop"
 	"docsuite/pkg/cropsvc"
 	"docsuite/pkg/gateway"
+	"docsuite/pkg/membudget"
 	"docsuite/pkg/stages"
 	"docsuite/pkg/store"
 )
@@ -28,6 +29,10 @@ type Deps struct {
 	// Registry collects the process's metrics; Stages records stage timings on it.
 	Registry *prometheus.Registry
 	Stages   *bus.Metrics
+	// Pages, when not nil, is the memory budget the roles of the process
+	// that decode pages (cropper, ocr, fraud) share (SharedPageBudget);
+	// nil gives each its own.
+	Pages *membudget.Budget
 }
 
 // NewDeps bundles connections with a fresh metrics registry.
@@ -88,9 +93,9 @@ func Cropper(ctx context.Context, d Deps, c config.Common, w config.Worker, m co
 			return nil, err
 		}
 		return n, nil
-	}, w.CropMemory)
+	}, pageBudget(d, w, true))
 	defer svc.Close()
-	d.Log.Info("cropper memory budget", "crop_memory_bytes", svc.MemoryBudget())
+	d.Log.Info("page memory budget", "role", "cropper", "page_memory_bytes", svc.MemoryBudget(), "shared", d.Pages != nil)
 	return serveStage(ctx, d, c, w, stages.Crop, svc.Crop, mdl.probe)
 }
 

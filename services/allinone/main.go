@@ -61,7 +61,12 @@ func run(ctx context.Context, cfg config.AllInOne, log *slog.Logger) error {
 // timeout), and only then the stage workers and the janitor it needs for
 // them: stopped together, the workers left the requests in flight on
 // SIGTERM to fail with 503 dependency_down, or to wait out their timeout.
+// The roles that decode pages (cropper, ocr, fraud) share one memory
+// budget, the process's, unless d brings one.
 func serve(ctx context.Context, d roles.Deps, cfg config.AllInOne) error {
+	if d.Pages == nil {
+		d.Pages = roles.SharedPageBudget(cfg.Worker)
+	}
 	gwCtx, stopGateway := context.WithCancel(ctx)
 	defer stopGateway()
 	wCtx, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))

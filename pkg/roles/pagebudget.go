@@ -1,0 +1,98 @@
+package roles
+
+import (
+	"context"
+	"fmt"
+
+	"docsuite/pkg/config"
+	"docsuite/pkg/cropsvc"
+	"docsuite/pkg/decode"
+	"docsuite/pkg/membudget"
+)
+
+// The ocr and fraud workers' own work on a decoded page, in bytes a pixel
+// of the page, beside what decoding it takes (decode.Cost), and a
+// request's fixed share. The figures are peak RSS of the worker, one
+// request on a fresh process, less its idle RSS and the page as decoded
+// (docs/operations.md, "Memory").
+const (
+	// ocrPageBytes is what reading a page's text adds: measured at 8.5
+	// bytes a pixel on a 10,000 × 10,000 baseline 4:2:0 JPEG of text
+	// lines around a document (its grey copy shrunk for Tesseract, the
+	// document's crop and the rest of the page read), 1.5 more for
+	// margin. A blank page is not read and adds next to nothing.
+	ocrPageBytes = 10
+	// fraudPageBytes is what checking a page's documents adds: measured at
+	// 0.9 bytes a pixel of the page for a document a third of it lying on
+	// its side (2.6 bytes a pixel of the document: its upright copy and
+	// the checks' images), taken for a document as large as the page, 1.4
+	// more for margin. The documents of one page do not overlap: checked
+	// side by side they hold no more than one as large as the page.
+	fraudPageBytes = 4
+	// pageRequestBytes is a request's share beside its page: the input
+	// file (up to MAX_FILE_BYTES, 30 MB) and the smaller images of the
+	// work.
+	pageRequestBytes = 64 << 20
+)
+
+// pageMemory is the size, in bytes, of the page budget of a worker w
+// configures (PAGE_MEMORY_BYTES; in the cropper, CROP_MEMORY_BYTES where
+// that is 0 and cropName is true; membudget.Default where neither is set).
+func pageMemory(w config.Worker, cropName bool) int64 {
+	switch {
+	case w.PageMemory > 0:
+		return w.PageMemory
+	case cropName && w.CropMemory > 0:
+		return w.CropMemory
+	}
+	return membudget.Default()
+}
+
+// pageBudget is the budget of the pages a role decodes: the one d shares
+// between the roles of one process (the all-in-one's), else a budget of
+// its own as w configures it.
+func pageBudget(d Deps, w config.Worker, cropName bool) *membudget.Budget {
+	if d.Pages != nil {
+		return d.Pages
+	}
+	return membudget.New(pageMemory(w, cropName))
+}
+
+// SharedPageBudget is the one budget the cropper, ocr and fraud roles of
+// one process share (the all-in-one's): PAGE_MEMORY_BYTES, or
+// CROP_MEMORY_BYTES where that is 0, else the Go heap's soft limit. Three
+// budgets of the whole soft limit each would let the process take three
+// times its memory.
+func SharedPageBudget(w config.Worker) *membudget.Budget {
+	return membudget.New(pageMemory(w, true))
+}
+
+// pageEstimate is the memory a worker's work on a page of cost c is
+// expected to take at its peak: decoding it (the decoder's leftovers may
+// not have been collected yet when the work begins) and perPixel bytes a
+// pixel of its own.
+func pageEstimate(c decode.Cost, perPixel int64) int64 {
+	return c.Peak + perPixel*c.Pixels + pageRequestBytes
+}
+
+// admitPage waits until page i of doc, worked on at perPixel bytes a
+// pixel beside its decoding, fits b beside the pages being worked on, or
+// ctx ends; a page larger than the whole budget is admitted alone. It
+// returns the function that gives the page's share back, to be called
+// once the page is let go. A page that cannot be decoded (over the pixel
+// limit) is refused with that error, as decoding it would.
+func admitPage(ctx context.Context, d Deps, b *membudget.Budget, role, taskID string, doc decode.Document, i int, perPixel int64) (func(), error) {
+	c, err := decode.PageCost(ctx, doc, i)
+	if err != nil {
+		return nil, cropsvc.DecodeError(err)
+	}
+	need := pageEstimate(c, perPixel)
+	leave, err := b.Acquire(ctx, need, func() {
+		d.Log.DebugContext(ctx, "page waits for memory", "role", role, "task_id", taskID, "page", i, "pixels", c.Pixels,
+			"estimate_bytes", need, "in_use_bytes", b.InUse(), "budget_bytes", b.Size())
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: page %d: %w", role, i+1, err)
+	}
+	return leave, nil
+}
