@@ -9,6 +9,7 @@ import (
 	"math"
 	"runtime/debug"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sync/semaphore"
 )
@@ -23,6 +24,9 @@ type Budget struct {
 	size  int64
 	sem   *semaphore.Weighted
 	inUse atomic.Int64
+	// waits counts the Acquires that had to wait, waited the nanoseconds
+	// they spent waiting (those that gave up included).
+	waits, waited atomic.Int64
 }
 
 // New returns a budget of size bytes (at least 1).
@@ -36,6 +40,13 @@ func (b *Budget) Size() int64 { return b.size }
 
 // InUse is the sum of the estimates of the work admitted now.
 func (b *Budget) InUse() int64 { return b.inUse.Load() }
+
+// Waits is how many Acquires have had to wait since the budget was made.
+func (b *Budget) Waits() int64 { return b.waits.Load() }
+
+// Waited is the time Acquires have spent waiting, all together, since the
+// budget was made (those whose context ended while they waited included).
+func (b *Budget) Waited() time.Duration { return time.Duration(b.waited.Load()) }
 
 // Acquire waits until cost bytes fit the budget beside the work admitted
 // already, or ctx ends (its error is returned, and the waiter leaves the
@@ -51,7 +62,11 @@ func (b *Budget) Acquire(ctx context.Context, cost int64, waiting func()) (func(
 		if waiting != nil {
 			waiting()
 		}
-		if err := b.sem.Acquire(ctx, n); err != nil {
+		b.waits.Add(1)
+		start := time.Now()
+		err := b.sem.Acquire(ctx, n)
+		b.waited.Add(int64(time.Since(start)))
+		if err != nil {
 			return nil, fmt.Errorf("membudget: wait for %d bytes: %w", cost, err)
 		}
 	}

@@ -59,7 +59,7 @@ func Fraud(ctx context.Context, d Deps, c config.Common, w config.Worker, m conf
 			z.close()
 		}
 	}()
-	pb := pageBudget(d, w, false)
+	pb := ownPageBudget(d, w, "fraud")
 	d.Log.Info("page memory budget", "role", "fraud", "page_memory_bytes", pb.Size(), "shared", d.Pages != nil)
 	run := func(ctx context.Context, req stages.MethodRequest) (json.RawMessage, error) {
 		switch {

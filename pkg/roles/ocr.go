@@ -56,7 +56,7 @@ func OCR(ctx context.Context, d Deps, c config.Common, w config.Worker, m config
 	}
 	d.Log.Info("extraction references", "subdivision_codes", norm.dir.Len(), "address_service", e.AddressServiceURL != "")
 	size := workerSize(w) // as many engines as requests the worker runs at once
-	pb := pageBudget(d, w, false)
+	pb := ownPageBudget(d, w, "ocr")
 	d.Log.Info("page memory budget", "role", "ocr", "page_memory_bytes", pb.Size(), "shared", d.Pages != nil)
 	eng, err := ocr.New(size)
 	if err != nil {

@@ -87,13 +87,14 @@ func Cropper(ctx context.Context, d Deps, c config.Common, w config.Worker, m co
 		return crop.OpenNeural(crop.NeuralConfig{Dir: m.Dir, Library: m.ONNXRuntime, Threads: m.Threads, AllowGPU: m.AllowGPU, Log: d.Log})
 	})
 	defer closeAfter(mdl)
+	pb := ownPageBudget(d, w, "cropper")
 	svc := cropsvc.New(d.Store, tempDir, d.Log, func(ctx context.Context) (cropsvc.Finder, error) {
 		n, err := mdl.get(ctx)
 		if err != nil {
 			return nil, err
 		}
 		return n, nil
-	}, pageBudget(d, w, true))
+	}, pb)
 	defer svc.Close()
 	d.Log.Info("page memory budget", "role", "cropper", "page_memory_bytes", svc.MemoryBudget(), "shared", d.Pages != nil)
 	return serveStage(ctx, d, c, w, stages.Crop, svc.Crop, mdl.probe)

@@ -66,6 +66,9 @@ func run(ctx context.Context, cfg config.AllInOne, log *slog.Logger) error {
 func serve(ctx context.Context, d roles.Deps, cfg config.AllInOne) error {
 	if d.Pages == nil {
 		d.Pages = roles.SharedPageBudget(cfg.Worker)
+		if err := roles.RegisterPageBudget(d.Registry, "shared", d.Pages); err != nil {
+			return err
+		}
 	}
 	gwCtx, stopGateway := context.WithCancel(ctx)
 	defer stopGateway()
