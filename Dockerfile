@@ -2,7 +2,7 @@
 # docsuite images, all from one file on Debian 12 (bookworm):
 #   app    (default) every role binary, the ONNX models, the ONNX Runtime library;
 #          one container per role: `command: ["gateway"]`, ["cropper"], ...
-#   nginx  Debian's nginx 1.22 with deploy/nginx
+#   nginx  Debian's nginx 1.22 with deploy/nginx: plain HTTP, or HTTPS with DOCSUITE_TLS=on
 #   nats   Debian's nats-server 2.9 with deploy/nats
 #   minio  the MinIO server built from the same pinned source as scripts/install-minio.sh
 # Every image runs as an unprivileged user. docker-compose.yml builds them all:
@@ -82,16 +82,21 @@ ENTRYPOINT ["nats-server"]
 CMD ["-c", "/etc/docsuite/nats/nats.conf"]
 
 # ---- nginx: the load balancer on port 80, unprivileged (compose lowers
-# net.ipv4.ip_unprivileged_port_start so it may bind 80)
+# net.ipv4.ip_unprivileged_port_start so it may bind 80). Its entrypoint,
+# docsuite-nginx, runs nginx with /etc/docsuite/nginx as it is (plain HTTP)
+# or, with DOCSUITE_TLS=on, with listen-tls.conf as listen.conf (HTTPS on
+# the same port; certificate and key mounted at /etc/docsuite/tls); it
+# replaces itself with nginx, which stays PID 1 (SIGQUIT, SIGHUP).
 FROM ${DEBIAN_IMAGE} AS nginx
 RUN apt-get update && apt-get install -y --no-install-recommends nginx curl \
  && rm -rf /var/lib/apt/lists/* /etc/nginx/sites-enabled/* \
  && useradd --system --uid 10001 --user-group --no-create-home --shell /usr/sbin/nologin docsuite
 COPY deploy/nginx/ /etc/docsuite/nginx/
+COPY --chmod=0755 deploy/nginx/docsuite-nginx.sh /usr/local/bin/docsuite-nginx
 USER 10001:10001
 EXPOSE 80
 STOPSIGNAL SIGQUIT
-ENTRYPOINT ["nginx", "-p", "/tmp/", "-c", "/etc/docsuite/nginx/nginx.conf", "-e", "stderr"]
+ENTRYPOINT ["docsuite-nginx"]
 
 # ---- app (default target): every role, models and ONNX Runtime
 FROM ${DEBIAN_IMAGE} AS app

@@ -158,6 +158,10 @@ func TestBadValuesNamedAtStart(t *testing.T) {
 		{"ADDRESS_SERVICE_URL", "fias.local:8080", stage},
 		{"NATS_PORT", "0", allinone},
 		{"NATS_PORT", "70000", allinone},
+		// A certificate without its key (or a key alone) is a half-done
+		// HTTPS setup: refused rather than served as plain HTTP.
+		{"TLS_CERT_FILE", "/etc/docsuite/tls/tls.crt", gateway},
+		{"TLS_KEY_FILE", "/etc/docsuite/tls/tls.key", allinone},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name+"="+tc.value, func(t *testing.T) {

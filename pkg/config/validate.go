@@ -71,6 +71,9 @@ func (g Gateway) Problems() []string {
 	if g.UploadMemory <= g.MaxFileBytes {
 		errs = append(errs, "UPLOAD_MEMORY_BYTES must exceed MAX_FILE_BYTES (one largest file must fit)")
 	}
+	if (g.TLSCertFile == "") != (g.TLSKeyFile == "") {
+		errs = append(errs, "TLS_CERT_FILE and TLS_KEY_FILE must be set together (HTTPS) or both left empty (plain HTTP)")
+	}
 	switch g.AuthMode {
 	case "open", "kv", "license":
 	case "file":

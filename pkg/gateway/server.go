@@ -20,6 +20,7 @@ import (
 
 	"docsuite/pkg/apierr"
 	"docsuite/pkg/bus"
+	"docsuite/pkg/certfile"
 	"docsuite/pkg/config"
 	"docsuite/pkg/fakecheck"
 	"docsuite/pkg/params"
@@ -44,6 +45,8 @@ type Server struct {
 	auth     *authenticator
 	license  *licenseGate
 	inflight chan struct{}
+	// certs serves TLS_CERT_FILE and TLS_KEY_FILE; nil: plain HTTP.
+	certs *certfile.Source
 	// uploadMem bounds the memory uploads hold (UPLOAD_MEMORY_BYTES).
 	uploadMem *memBudget
 	metrics   *metrics
@@ -66,6 +69,14 @@ type Server struct {
 // go to reg, and the stage round trips to stageMetrics.
 func New(ctx context.Context, cfg config.Gateway, nc *nats.Conn, st store.Store, log *slog.Logger,
 	reg *prometheus.Registry, stageMetrics *bus.Metrics) (*Server, error) {
+	var certs *certfile.Source
+	if cfg.TLSCertFile != "" {
+		c, err := certfile.Open(cfg.TLSCertFile, cfg.TLSKeyFile, log)
+		if err != nil {
+			return nil, fmt.Errorf("gateway: HTTPS (TLS_CERT_FILE=%s, TLS_KEY_FILE=%s): %w", cfg.TLSCertFile, cfg.TLSKeyFile, err)
+		}
+		certs = c
+	}
 	q, err := tasks.Open(ctx, nc, st, tasks.Options{TTL: cfg.TTL(), Timeout: cfg.Timeout()}, log)
 	if err != nil {
 		return nil, err
@@ -83,7 +94,7 @@ func New(ctx context.Context, cfg config.Gateway, nc *nats.Conn, st store.Store,
 		return nil, fmt.Errorf("gateway: check_fake: %w", err)
 	}
 	s := &Server{
-		cfg: cfg, log: log, nc: nc, store: st, queue: q, auth: auth, license: lic,
+		cfg: cfg, log: log, nc: nc, store: st, queue: q, auth: auth, license: lic, certs: certs,
 		pipe: pipeline.New(nc, st, pipeline.Limits{MaxPages: cfg.MaxPages, MaxPixels: cfg.MaxPixels,
 			PageParallel: cfg.PageParallel}, stageMetrics, fc),
 		inflight:        make(chan struct{}, cfg.MaxInFlight),
@@ -109,16 +120,22 @@ func (s *Server) RunTasks(ctx context.Context) error {
 }
 
 // Serve listens on HTTP_ADDR until ctx ends, then shuts down gracefully,
-// letting running requests finish within the pipeline timeout.
+// letting running requests finish within the pipeline timeout. With
+// TLS_CERT_FILE it speaks HTTPS only.
 func (s *Server) Serve(ctx context.Context) error {
 	ln, err := net.Listen("tcp", s.cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("gateway: listen on %s: %w", s.cfg.HTTPAddr, err)
 	}
+	var public net.Listener = jsonErrListener{ln}
+	scheme := "http"
+	if s.certs != nil {
+		public, scheme = tlsListener{Listener: ln, cfg: s.certs.ServerConfig()}, "https"
+	}
 	srv := &http.Server{Handler: s.engine, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: idleTimeout}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(jsonErrListener{ln}) }()
-	s.log.Info("gateway listening", "addr", s.cfg.HTTPAddr)
+	go func() { errc <- srv.Serve(public) }()
+	s.log.Info("gateway listening", "addr", s.cfg.HTTPAddr, "scheme", scheme)
 	select {
 	case err := <-errc:
 		return err

@@ -30,6 +30,9 @@ import (
 // instance is an all-in-one started in-process for a test.
 type instance struct {
 	base string
+	// client reaches base: http.DefaultClient, or one that trusts the
+	// all-in-one's certificate when TLS_CERT_FILE is set.
+	client *http.Client
 	// stop cancels the all-in-one's context, as SIGTERM does, and waits for
 	// it to return (once; the test's cleanup calls it too).
 	stop func() error
@@ -39,7 +42,8 @@ type instance struct {
 // every role, the real models) on a free port, configured the way a user
 // would: through the environment. The port is free when chosen but may be
 // taken before the all-in-one binds it (tests of other packages start
-// servers at the same time); it then starts again on another.
+// servers at the same time); it then starts again on another. With
+// TLS_CERT_FILE (a self-signed certificate) it is reached over HTTPS.
 func startAllInOne(t *testing.T, env map[string]string) *instance {
 	t.Helper()
 	for try := 1; ; try++ {
@@ -84,7 +88,7 @@ func tryAllInOne(t *testing.T, env map[string]string) (*instance, error) {
 	go func() { done <- run(ctx, cfg, log) }()
 	var once sync.Once
 	var stopErr error
-	in := &instance{base: "http://" + addr, stop: func() error {
+	in := &instance{base: "http://" + addr, client: http.DefaultClient, stop: func() error {
 		once.Do(func() {
 			cancel()
 			select {
@@ -95,6 +99,13 @@ func tryAllInOne(t *testing.T, env map[string]string) (*instance, error) {
 		})
 		return stopErr
 	}}
+	if cert := defaults["TLS_CERT_FILE"]; cert != "" {
+		c, err := trusting(cert)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.client, in.base = c, "https://"+addr
+	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		select {
@@ -103,7 +114,7 @@ func tryAllInOne(t *testing.T, env map[string]string) (*instance, error) {
 			return nil, fmt.Errorf("stopped before answering: %w", err)
 		case <-time.After(50 * time.Millisecond):
 		}
-		resp, err := http.Get(in.base + "/openapi.json")
+		resp, err := in.client.Get(in.base + "/openapi.json")
 		if err == nil {
 			resp.Body.Close()
 			break
@@ -145,7 +156,7 @@ func (in *instance) send(path, field string, data []byte) (*http.Response, error
 		_, _ = w.Write(data)
 	}
 	_ = mw.Close()
-	return http.Post(in.base+path, mw.FormDataContentType(), &body)
+	return in.client.Post(in.base+path, mw.FormDataContentType(), &body)
 }
 
 // formPart is one part of a multipart body: a file when filename is set,
@@ -174,7 +185,7 @@ func (in *instance) postForm(t *testing.T, path string, parts []formPart) (int, 
 		_, _ = w.Write(p.data)
 	}
 	_ = mw.Close()
-	resp, err := http.Post(in.base+path, mw.FormDataContentType(), &body)
+	resp, err := in.client.Post(in.base+path, mw.FormDataContentType(), &body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +194,7 @@ func (in *instance) postForm(t *testing.T, path string, parts []formPart) (int, 
 
 func (in *instance) get(t *testing.T, path string) (int, map[string]any) {
 	t.Helper()
-	resp, err := http.Get(in.base + path)
+	resp, err := in.client.Get(in.base + path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -129,7 +129,7 @@ func TestNginxConfigParses(t *testing.T) {
 	if err := os.Mkdir(conf, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := RenderNginx(repoRoot(t), conf, "127.0.0.1:18080", []string{"127.0.0.1:18081", "127.0.0.1:18082", "127.0.0.1:18083"}); err != nil {
+	if err := RenderNginx(repoRoot(t), conf, "127.0.0.1:18080", []string{"127.0.0.1:18081", "127.0.0.1:18082", "127.0.0.1:18083"}, ""); err != nil {
 		t.Fatal(err)
 	}
 	up, err := os.ReadFile(filepath.Join(conf, "upstream.conf"))

@@ -116,6 +116,10 @@ func (p *Proc) signal(sig syscall.Signal, wait time.Duration) bool {
 	}
 }
 
+// Reload asks nginx to read its configuration and certificates again
+// (SIGHUP), without waiting.
+func (p *Proc) Reload() { p.signal(syscall.SIGHUP, 0) }
+
 // Kill ends the process at once (SIGKILL), as a crash would.
 func (p *Proc) Kill() { p.signal(syscall.SIGKILL, 10*time.Second) }
 
@@ -157,7 +161,11 @@ func (p *Proc) Tail(n int64) string {
 
 // waitHTTP polls url until it answers want, the process exits, or ctx ends.
 func waitHTTP(ctx context.Context, p *Proc, url string, want int) error {
-	client := &http.Client{Timeout: 3 * time.Second}
+	return waitHTTPWith(ctx, &http.Client{Timeout: 3 * time.Second}, p, url, want)
+}
+
+// waitHTTPWith is waitHTTP through client (an HTTPS one, say).
+func waitHTTPWith(ctx context.Context, client *http.Client, p *Proc, url string, want int) error {
 	var last error
 	for {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)

@@ -97,6 +97,7 @@ func TestTopology(t *testing.T) {
 	a := newAPI(c.BaseURL)
 
 	t.Run("sync", func(t *testing.T) { testSync(t, a) })
+	t.Run("nginx over HTTPS", func(t *testing.T) { testNginxTLS(t, c) })
 	t.Run("builds", func(t *testing.T) { testBuilds(t, a) })
 	t.Run("errors", func(t *testing.T) { testErrors(t, a) })
 	t.Run("async priorities", func(t *testing.T) { testPriorities(t, a, watch) })

@@ -75,7 +75,9 @@ type ComposeVar struct {
 func ComposeVars() []ComposeVar {
 	return []ComposeVar{
 		{"DOCSUITE_VERSION", version.Number, "Tag of the docsuite images docker compose builds and runs."},
-		{"DOCSUITE_HTTP_PORT", "8080", "Host port nginx publishes (the container listens on 80)."},
+		{"DOCSUITE_HTTP_PORT", "8080", "Host port nginx publishes (the container listens on 80): plain HTTP, or HTTPS only with DOCSUITE_TLS=on (e.g. 443 then)."},
+		{"DOCSUITE_TLS", "off", "on: nginx speaks HTTPS only (TLS 1.2 and 1.3, HTTP/1.1) on DOCSUITE_HTTP_PORT with the certificate and key of DOCSUITE_TLS_DIR, and answers a plain HTTP request there with a JSON 400 (errno 27) saying to use https:// (no redirect: a client set up with http:// fails at once rather than sending its document in clear text first); off: plain HTTP, as before. docs/operations.md, \"TLS\"."},
+		{"DOCSUITE_TLS_DIR", "./deploy/tls", "Host folder mounted read-only into nginx (/etc/docsuite/tls), holding tls.crt (PEM: the server's certificate, then its intermediates) and tls.key (PEM, unencrypted, readable by uid 10001) for DOCSUITE_TLS=on; a relative path is relative to docker-compose.yml. Renewed files are served after docker compose kill -s HUP nginx."},
 		{"DOCSUITE_STOP_GRACE_PERIOD", "130s", "How long docker compose lets a docsuite container finish its running requests when stopping it (stop, upgrade, down) before killing it: keep it PIPELINE_TIMEOUT plus 10 s when raising PIPELINE_TIMEOUT."},
 	}
 }
