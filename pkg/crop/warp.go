@@ -45,6 +45,9 @@ func Warp(img image.Image, q geom.Quad) (image.Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf("crop: convert page: %w", err)
 	}
+	// The page's part is closed as soon as it is warped (closing it again
+	// is harmless), so that the warped Mat and the crop made of it are
+	// not held beside it: two of the three at once, not all three.
 	defer mat.Close()
 	from := make([]gocv.Point2f, 4)
 	for i, p := range q {
@@ -60,6 +63,7 @@ func Warp(img image.Image, q geom.Quad) (image.Image, error) {
 	out := gocv.NewMat()
 	defer out.Close()
 	gocv.WarpPerspectiveWithParams(mat, &out, m, image.Pt(w, h), gocv.InterpolationLinear, gocv.BorderReplicate, colorWhite)
+	mat.Close()
 	res, err := cvimg.ToImage(out)
 	if err != nil {
 		return nil, fmt.Errorf("crop: convert crop: %w", err)

@@ -17,10 +17,11 @@ const (
 	// one request, less what decoding it holds), 1 more for margin.
 	findBytes = 4
 	// cutBytes is what cutting a document out adds beside the page: the
-	// page's part under it as a BGR Mat, the warped Mat, its RGBA image
-	// (3 + 3 + 4 bytes a pixel of a document as large as the page) and the
-	// page's luma the corners are refined on (1).
-	cutBytes = 3 + 3 + 4 + 1
+	// page's part under it as a BGR Mat and the warped Mat, then the
+	// warped Mat and its RGBA image (crop.Warp closes the page's part
+	// once warped: at most 3 + 4 bytes a pixel of a document as large as
+	// the page), and the page's luma the corners are refined on (1).
+	cutBytes = 3 + 4 + 1
 	// requestBytes is a request's share beside its page: the input file
 	// (up to MAX_FILE_BYTES, 30 MB) and the smaller images of the search.
 	requestBytes = 64 << 20

@@ -1,8 +1,11 @@
 package cvimg
 
 import (
+	"bytes"
+	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"testing"
 
 	"docsuite/pkg/geom"
@@ -43,4 +46,106 @@ func TestTurnTurnsAndMirrors(t *testing.T) {
 			t.Errorf("code %d: no marker at (%d,%d)", r, x, y)
 		}
 	}
+}
+
+// TestTurnInBandsAsWhole checks that turning an image a band at a time
+// gives the very pixels the former Turn gave (the whole image drawn onto
+// RGBA, turned by OpenCV at once), for every code, the image forms the
+// decoders hand on and a sub-image, with bands of one row, a few rows and
+// the whole image.
+func TestTurnInBandsAsWhole(t *testing.T) {
+	rect := image.Rect(0, 0, 37, 23)
+	fill := func(pix []byte, seed int) {
+		for i := range pix {
+			pix[i] = uint8((i*7919 + seed*31 + i*i/13) % 251)
+		}
+	}
+	gray := image.NewGray(rect)
+	fill(gray.Pix, 1)
+	rgba := image.NewRGBA(rect)
+	fill(rgba.Pix, 2)
+	nrgba := image.NewNRGBA(rect)
+	fill(nrgba.Pix, 3)
+	cmyk := image.NewCMYK(rect)
+	fill(cmyk.Pix, 4)
+	pal := image.NewPaletted(rect, color.Palette{color.RGBA{10, 20, 30, 255}, color.RGBA{200, 100, 50, 255}, color.NRGBA{90, 180, 70, 128}})
+	for i := range pal.Pix {
+		pal.Pix[i] = uint8(i % 3)
+	}
+	images := map[string]image.Image{"gray": gray, "rgba": rgba, "nrgba": nrgba, "cmyk": cmyk, "paletted": pal,
+		"rgba part": rgba.SubImage(image.Rect(3, 5, 30, 22)), "gray part": gray.SubImage(image.Rect(1, 2, 36, 20))}
+	for _, ratio := range []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio422, image.YCbCrSubsampleRatio420} {
+		y := image.NewYCbCr(rect, ratio)
+		fill(y.Y, 5)
+		fill(y.Cb, 6)
+		fill(y.Cr, 7)
+		images[fmt.Sprintf("ycbcr %v", ratio)] = y
+		images[fmt.Sprintf("ycbcr %v part", ratio)] = y.SubImage(image.Rect(3, 1, 34, 22))
+	}
+	for name, img := range images {
+		for r := geom.Rotation(1); r < geom.NumRotations; r++ {
+			want := turnWhole(t, img, r)
+			for _, bandBytes := range []int{1, 4 * 37 * 5, 1 << 20} {
+				got, err := turnInBands(img, r, bandBytes)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !samePixels(got, want) {
+					t.Errorf("%s, code %d, bands of %d bytes: pixels differ from the whole turn", name, r, bandBytes)
+				}
+			}
+		}
+	}
+}
+
+// turnWhole is the former Turn: img drawn onto RGBA unless grey or RGBA,
+// turned whole by OpenCV and copied into a Go image.
+func turnWhole(t *testing.T, img image.Image, r geom.Rotation) image.Image {
+	t.Helper()
+	b := img.Bounds()
+	var pix []byte
+	var stride, ch int
+	switch im := img.(type) {
+	case *image.Gray:
+		pix, stride, ch = im.Pix[im.PixOffset(b.Min.X, b.Min.Y):], im.Stride, 1
+	case *image.RGBA:
+		pix, stride, ch = im.Pix[im.PixOffset(b.Min.X, b.Min.Y):], im.Stride, 4
+	default:
+		all := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+		draw.Draw(all, all.Bounds(), img, b.Min, draw.Src)
+		pix, stride, ch = all.Pix, all.Stride, 4
+	}
+	src, err := wrap(pix, b.Dx(), b.Dy(), stride, ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur := turnMat(src, r)
+	defer cur.Close()
+	data, err := cur.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rect := image.Rect(0, 0, cur.Cols(), cur.Rows())
+	if ch == 1 {
+		out := image.NewGray(rect)
+		copy(out.Pix, data)
+		return out
+	}
+	out := image.NewRGBA(rect)
+	copy(out.Pix, data)
+	return out
+}
+
+// samePixels reports whether a and b are the same grey or RGBA image:
+// same form, bounds and bytes.
+func samePixels(a, b image.Image) bool {
+	switch x := a.(type) {
+	case *image.Gray:
+		y, ok := b.(*image.Gray)
+		return ok && x.Rect == y.Rect && bytes.Equal(x.Pix, y.Pix)
+	case *image.RGBA:
+		y, ok := b.(*image.RGBA)
+		return ok && x.Rect == y.Rect && bytes.Equal(x.Pix, y.Pix)
+	}
+	return false
 }

@@ -23,20 +23,21 @@ type Cost struct {
 // The bytes a pixel of the decoders' images and buffers. The figures were
 // measured on 10,000 × 10,000 flat pages (peak RSS of the cropper, one
 // request on a fresh process, less its idle RSS; docs/operations.md,
-// "Memory"): a progressive 4:4:4 JPEG 16.1 bytes a pixel, a progressive
-// CMYK one 31.1, a 16-bit RGB or RGBA PNG 15.1, each with the cropper's
+// "Memory"): a progressive 4:4:4 JPEG 14.7 bytes a pixel, a progressive
+// CMYK one 23.5, a 16-bit RGB or RGBA PNG 11.7, each with the cropper's
 // own work on the page (cropsvc).
 const (
 	// jpegCoefficients is a progressive JPEG's coefficients a sample.
 	jpegCoefficients = 4
-	// cmykExtra is a 4-component JPEG's CMYK image and its RGBA copy.
-	cmykExtra = 8
+	// cmykExtra is a 4-component JPEG's CMYK image; its RGBA copy takes
+	// the place of the coefficients, collected first (imageDoc.collect).
+	cmykExtra = 4
 	// openCVImage is OpenCV's BGR Mat and the RGBA image made of it.
 	openCVImage = 3 + 4
-	// turnExtra is what turning a page by its orientation adds: an RGBA
-	// copy of a page in another form, OpenCV's turned Mat and the image
-	// made of it (4 bytes a pixel each).
-	turnExtra = 4 + 4 + 4
+	// turnExtra is what turning a page by its orientation adds: the
+	// turned RGBA image (cvimg.Turn writes it a band at a time, holding a
+	// few megabytes beside it), and 1 for those bands and margin.
+	turnExtra = 4 + 1
 	// rgba is an *image.RGBA's bytes a pixel.
 	rgba = 4
 )
@@ -93,9 +94,11 @@ func (d *imageDoc) cost() Cost {
 	}
 	c := Cost{Pixels: square, Peak: int64(peak * float64(stored)), Page: int64(page * float64(stored))}
 	// The decoder's leftovers may not have been collected yet when the
-	// page is resampled or turned: those copies count on top of its peak
-	// (a progressive 4:4:4 JPEG turned by its EXIF orientation: 27.1 bytes
-	// a pixel measured, where the turn beside the page held 15).
+	// page is resampled or turned (imageDoc.collect collects large ones
+	// first, not small): those copies count on top of its peak (a
+	// progressive 4:4:4 JPEG turned by its EXIF orientation: 27.1 bytes
+	// a pixel measured before the leftovers were collected and the turn
+	// written in bands, 18.0 since).
 	if square != stored { // resampled to square pixels through OpenCV
 		c.Peak += 3 * rgba * square
 		c.Page = rgba * square
