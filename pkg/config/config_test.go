@@ -143,6 +143,8 @@ func TestBadValuesNamedAtStart(t *testing.T) {
 		{"UPLOAD_MIN_RATE", "-1", gateway},
 		// 10^16 bytes a second over 60 s overflows the bytes due.
 		{"UPLOAD_MIN_RATE", "10000000000000000", allinone},
+		{"ANSWER_MIN_RATE", "-1", gateway},
+		{"ANSWER_MIN_RATE", "10000000000000000", allinone},
 		{"JANITOR_INTERVAL", "99999999999999", janitor},
 		{"MODEL_THREADS", "0", stage},
 		{"MODEL_THREADS", "-1", stage},

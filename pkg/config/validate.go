@@ -14,8 +14,8 @@ import (
 const (
 	maxPipelineSeconds = 24 * 3600
 	maxPeriodSeconds   = 366 * 24 * 3600
-	// maxUploadRate bounds UPLOAD_MIN_RATE (1 GiB a second), so that the
-	// bytes it asks of every 60 s cannot overflow.
+	// maxUploadRate bounds UPLOAD_MIN_RATE and ANSWER_MIN_RATE (1 GiB a
+	// second), so that the bytes they ask of every 60 s cannot overflow.
 	maxUploadRate = 1 << 30
 )
 
@@ -67,6 +67,9 @@ func (g Gateway) Problems() []string {
 	}
 	if g.UploadMinRate < 0 || g.UploadMinRate > maxUploadRate {
 		errs = append(errs, fmt.Sprintf("UPLOAD_MIN_RATE=%d must be between 0 and %d (bytes a second)", g.UploadMinRate, maxUploadRate))
+	}
+	if g.AnswerMinRate < 0 || g.AnswerMinRate > maxUploadRate {
+		errs = append(errs, fmt.Sprintf("ANSWER_MIN_RATE=%d must be between 0 and %d (bytes a second)", g.AnswerMinRate, maxUploadRate))
 	}
 	if g.UploadMemory <= g.MaxFileBytes {
 		errs = append(errs, "UPLOAD_MEMORY_BYTES must exceed MAX_FILE_BYTES (one largest file must fit)")

@@ -59,6 +59,11 @@ type Server struct {
 	// stallReader).
 	bodyIdle    time.Duration
 	bodyMinRate int64
+	// answerIdle is how long an answer may go unread, and answerMinRate
+	// the bytes a second a client must read it at over each answerIdle
+	// (see boundWrites; 0: unbounded).
+	answerIdle    time.Duration
+	answerMinRate int64
 	// lateCleanup is how long after a synchronous request cut short its
 	// task's objects are removed again (see runSync): the stage workers'
 	// PIPELINE_TIMEOUT and a margin.
@@ -104,6 +109,8 @@ func New(ctx context.Context, cfg config.Gateway, nc *nats.Conn, st store.Store,
 		recognizeParams: paramNames(params.RecognizeSpec()),
 		bodyIdle:        bodyIdle,
 		bodyMinRate:     cfg.UploadMinRate,
+		answerIdle:      answerIdle,
+		answerMinRate:   cfg.AnswerMinRate,
 		lateCleanup:     cfg.Timeout() + 10*time.Second,
 	}
 	s.registerGauges(reg)
@@ -132,7 +139,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	if s.certs != nil {
 		public, scheme = tlsListener{Listener: ln, cfg: s.certs.ServerConfig()}, "https"
 	}
-	srv := &http.Server{Handler: s.engine, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: idleTimeout}
+	srv := s.httpServer()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(public) }()
 	s.log.Info("gateway listening", "addr", s.cfg.HTTPAddr, "scheme", scheme)
@@ -149,6 +156,11 @@ func (s *Server) Serve(ctx context.Context) error {
 	return nil
 }
 
+// httpServer is the HTTP server of Serve, for tests to serve as it does.
+func (s *Server) httpServer() *http.Server {
+	return &http.Server{Handler: s.engine, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: idleTimeout}
+}
+
 func (s *Server) routes() *gin.Engine {
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
@@ -156,7 +168,7 @@ func (s *Server) routes() *gin.Engine {
 	// A path with a trailing slash is an unknown path answered with the
 	// JSON envelope, not a redirect without a body.
 	r.RedirectTrailingSlash = false
-	r.Use(s.boundUnread(), s.recoverer(), s.observe())
+	r.Use(s.boundWrites(), s.boundUnread(), s.recoverer(), s.observe())
 	r.NoRoute(func(c *gin.Context) { s.fail(c, apierr.New(apierr.PathNotFound, "")) })
 	r.NoMethod(func(c *gin.Context) { s.fail(c, apierr.New(apierr.MethodNotAllowed, "")) })
 
