@@ -23,20 +23,29 @@ import (
 // Subject returns the request subject of a stage, e.g. "docsuite.stage.crop".
 func Subject(stage string) string { return "docsuite.stage." + stage }
 
+// Auth is the option that gives NATS a role's user and password
+// (NATS_USER, NATS_PASSWORD); none when user is empty.
+func Auth(user, password string) nats.Option {
+	if user == "" {
+		return func(*nats.Options) error { return nil }
+	}
+	return nats.UserInfo(user, password)
+}
+
 // Connect dials NATS with reconnects forever, so a restarting server does
-// not take the role down.
-func Connect(url, name string, log *slog.Logger) (*nats.Conn, error) {
-	nc, err := nats.Connect(url,
+// not take the role down. extra adds options, such as Auth.
+func Connect(url, name string, log *slog.Logger, extra ...nats.Option) (*nats.Conn, error) {
+	nc, err := nats.Connect(url, append([]nats.Option{
 		nats.Name(name),
 		nats.MaxReconnects(-1),
-		nats.ReconnectWait(500*time.Millisecond),
+		nats.ReconnectWait(500 * time.Millisecond),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			if err != nil {
 				log.Warn("nats disconnected", "err", err)
 			}
 		}),
 		nats.ReconnectHandler(func(c *nats.Conn) { log.Info("nats reconnected", "url", c.ConnectedUrlRedacted()) }),
-	)
+	}, extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("bus: connect %s: %w", config.RedactURLs(url), err)
 	}

@@ -16,7 +16,13 @@ type EmbeddedOptions struct {
 	// StoreDir is where JetStream keeps streams and KV buckets.
 	StoreDir string
 	// Port is the client port; -1 picks a random free loopback port.
+	// The server listens on the loopback interface only (127.0.0.1),
+	// whatever the port: other machines never reach it.
 	Port int
+	// User and Password, when User is not empty, are the only credentials
+	// the server accepts (the all-in-one's NATS_USER and NATS_PASSWORD):
+	// other processes of the machine that reach its port need them too.
+	User, Password string
 }
 
 // StartEmbedded runs a NATS server with JetStream inside this process and
@@ -36,6 +42,8 @@ func StartEmbedded(o EmbeddedOptions) (*server.Server, error) {
 		StoreDir:   o.StoreDir,
 		NoSigs:     true,
 		MaxPayload: 8 << 20,
+		Username:   o.User,
+		Password:   o.Password,
 	}
 	ns, err := server.NewServer(opts)
 	if err != nil {

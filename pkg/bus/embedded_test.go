@@ -1,9 +1,13 @@
 package bus
 
 import (
+	"errors"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nats-io/nats.go"
 )
 
 // TestStoreDirHasOneServer: an embedded server refuses a JetStream store
@@ -52,4 +56,30 @@ func TestStoreDirHasOneServer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEmbeddedCredentials: with a user and password (the all-in-one's
+// NATS_USER and NATS_PASSWORD) the embedded server, on the loopback
+// interface only, refuses a client without them.
+func TestEmbeddedCredentials(t *testing.T) {
+	ns, err := StartEmbedded(EmbeddedOptions{StoreDir: t.TempDir(), Port: -1, User: "docsuite", Password: "pS3cret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ns.Shutdown()
+	if !strings.HasPrefix(ns.ClientURL(), "nats://127.0.0.1:") {
+		t.Errorf("embedded server listens at %s, want the loopback interface", ns.ClientURL())
+	}
+	log := slog.New(slog.DiscardHandler)
+	if nc, err := Connect(ns.ClientURL(), "anonymous", log); err == nil {
+		nc.Close()
+		t.Error("a client without credentials connected")
+	} else if !errors.Is(err, nats.ErrAuthorization) {
+		t.Errorf("without credentials: %v, want an authorization violation", err)
+	}
+	nc, err := Connect(ns.ClientURL(), "role", log, Auth("docsuite", "pS3cret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc.Close()
 }

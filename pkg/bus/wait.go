@@ -43,6 +43,6 @@ func Wait[T any](ctx context.Context, log *slog.Logger, what, addr string, open 
 }
 
 // ConnectWait is Connect that waits for the server (Wait) until ctx ends.
-func ConnectWait(ctx context.Context, url, name string, log *slog.Logger) (*nats.Conn, error) {
-	return Wait(ctx, log, "NATS", config.RedactURLs(url), func() (*nats.Conn, error) { return Connect(url, name, log) })
+func ConnectWait(ctx context.Context, url, name string, log *slog.Logger, extra ...nats.Option) (*nats.Conn, error) {
+	return Wait(ctx, log, "NATS", config.RedactURLs(url), func() (*nats.Conn, error) { return Connect(url, name, log, extra...) })
 }

@@ -209,3 +209,45 @@ func TestURLCredentialsMasked(t *testing.T) {
 		})
 	}
 }
+
+// TestNATSCredentials: NATS_USER and NATS_PASSWORD come together, not
+// beside credentials in NATS_URL, and --check-config masks the password
+// in every role (the roles log their configuration through the same
+// masking).
+func TestNATSCredentials(t *testing.T) {
+	cases := []struct {
+		name, user, password, url, wantErr string
+	}{
+		{"both", "docsuite", "pS3cret", "nats://nats:4222", ""},
+		{"neither", "", "", "nats://nats:4222", ""},
+		{"user alone", "docsuite", "", "nats://nats:4222", "NATS_USER and NATS_PASSWORD must be set together"},
+		{"password alone", "", "pS3cret", "nats://nats:4222", "NATS_USER and NATS_PASSWORD must be set together"},
+		{"also in the URL", "docsuite", "pS3cret", "nats://nats-1:4222,nats://a:b@nats-2:4222", "NATS_URL carries credentials"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("NATS_USER", tc.user)
+			t.Setenv("NATS_PASSWORD", tc.password)
+			t.Setenv("NATS_URL", tc.url)
+			var c Janitor
+			if err := Load(&c, ""); err != nil {
+				t.Fatal(err)
+			}
+			err := c.Validate()
+			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Fatalf("Validate() = %v, want %q", err, tc.wantErr)
+			}
+		})
+	}
+	t.Setenv("NATS_USER", "docsuite")
+	t.Setenv("NATS_PASSWORD", "pS3cret-nats")
+	for _, c := range []any{new(Gateway), new(Stage), new(License), new(Janitor), new(AllInOne)} {
+		if err := Load(c, ""); err != nil {
+			t.Fatal(err)
+		}
+		out := Print(c)
+		if strings.Contains(out, "pS3cret-nats") || !strings.Contains(out, "NATS_PASSWORD=****\n") || !strings.Contains(out, "NATS_USER=docsuite\n") {
+			t.Errorf("%T: --check-config shows\n%s", c, out)
+		}
+	}
+}

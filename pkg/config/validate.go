@@ -41,6 +41,7 @@ func (c Common) Problems() []string {
 	default:
 		errs = append(errs, fmt.Sprintf("STORE_KIND=%q must be folder or minio", c.Store.Kind))
 	}
+	errs = append(errs, c.natsAuthProblems()...)
 	switch strings.ToUpper(c.LogLevel) {
 	case "TRACE", "DEBUG", "INFO", "SUCCESS", "WARNING", "ERROR", "CRITICAL":
 	default:
@@ -178,4 +179,23 @@ func joinErrs(errs []string) error {
 		return nil
 	}
 	return fmt.Errorf("invalid configuration: %s", strings.Join(errs, "; "))
+}
+
+// natsAuthProblems checks NATS_USER and NATS_PASSWORD: both or neither,
+// and not beside credentials in NATS_URL (which would win or lose
+// silently, by client version).
+func (c Common) natsAuthProblems() []string {
+	var errs []string
+	if (c.NATSUser == "") != (c.NATSPassword == "") {
+		errs = append(errs, "NATS_USER and NATS_PASSWORD must be set together (or neither, for a NATS server without authentication)")
+	}
+	if c.NATSUser != "" {
+		for _, p := range strings.Split(c.NATSURL, ",") {
+			if u, err := url.Parse(strings.TrimSpace(p)); err == nil && u.User != nil {
+				errs = append(errs, "NATS_URL carries credentials (user@ or user:password@): give them in NATS_USER and NATS_PASSWORD or in NATS_URL, not both")
+				break
+			}
+		}
+	}
+	return errs
 }

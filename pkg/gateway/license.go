@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -45,10 +46,36 @@ func newLicenseGate(ctx context.Context, cfg config.Gateway, nc *nats.Conn, log 
 	if g.js, err = jetstream.New(nc); err != nil {
 		return nil, fmt.Errorf("gateway: jetstream: %w", err)
 	}
-	if g.kv, err = licensestate.Open(ctx, g.js); err != nil {
+	if g.kv, err = licensestate.Bind(ctx, g.js); err != nil {
 		return nil, err
 	}
+	if g.kv == nil {
+		log.Warn("license: bucket " + licensestate.Bucket + " not created yet and this gateway may not create it: " +
+			"new requests are refused until the license daemon has created it and published its verdict")
+	}
 	return g, nil
+}
+
+// bucket is the verdict's KV bucket, bound now if newLicenseGate could
+// not (nil while the license daemon has not created it).
+func (g *licenseGate) bucket(ctx context.Context) (jetstream.KeyValue, error) {
+	g.mu.Lock()
+	kv := g.kv
+	g.mu.Unlock()
+	if kv != nil {
+		return kv, nil
+	}
+	kv, err := g.js.KeyValue(ctx, licensestate.Bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	g.mu.Lock()
+	g.kv = kv
+	g.mu.Unlock()
+	return kv, nil
 }
 
 // check is nil when a new request may be served, else the 403 (or 503
@@ -67,7 +94,11 @@ func (g *licenseGate) status(ctx context.Context) (string, error) {
 	if !g.enforce {
 		return evaluationNote, nil
 	}
-	v, err := licensestate.Read(ctx, g.kv)
+	kv, err := g.bucket(ctx)
+	v := licensestate.Verdict{}
+	if err == nil && kv != nil {
+		v, err = licensestate.Read(ctx, kv)
+	}
 	if err != nil {
 		return "", apierr.Wrap(apierr.DependencyDown, err, "License state unavailable")
 	}

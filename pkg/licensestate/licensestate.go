@@ -108,6 +108,29 @@ func Open(ctx context.Context, js jetstream.JetStream) (jetstream.KeyValue, erro
 	return kv, nil
 }
 
+// Bind binds the KV bucket the license daemon writes, for a reader (the
+// gateway): it never changes the bucket's configuration. A missing bucket
+// (a first start, the gateway before the license daemon) is created where
+// the reader may create it; where it may not (docker compose's NATS lets
+// only the license daemon's user create, change or write the bucket,
+// deploy/nats/nats.conf) Bind returns nil and no error: the reader binds
+// again later (it has no verdict until then).
+func Bind(ctx context.Context, js jetstream.JetStream) (jetstream.KeyValue, error) {
+	kv, err := js.KeyValue(ctx, Bucket)
+	if err == nil {
+		return kv, nil
+	}
+	if !errors.Is(err, jetstream.ErrBucketNotFound) {
+		return nil, fmt.Errorf("licensestate: kv %s: %w", Bucket, err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if kv, err := Open(cctx, js); err == nil {
+		return kv, nil
+	}
+	return nil, nil
+}
+
 // Read returns the current verdict; a missing one is the zero verdict.
 func Read(ctx context.Context, kv jetstream.KeyValue) (Verdict, error) {
 	e, err := kv.Get(ctx, Key)

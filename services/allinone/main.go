@@ -37,13 +37,13 @@ func run(ctx context.Context, cfg config.AllInOne, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	ns, err := bus.StartEmbedded(bus.EmbeddedOptions{StoreDir: natsDir, Port: cfg.NATSPort})
+	ns, err := bus.StartEmbedded(bus.EmbeddedOptions{StoreDir: natsDir, Port: cfg.NATSPort, User: cfg.NATSUser, Password: cfg.NATSPassword})
 	if err != nil {
 		return err
 	}
 	defer ns.Shutdown()
-	log.Info("embedded NATS ready", "url", ns.ClientURL(), "jetstream", natsDir)
-	nc, err := bus.Connect(ns.ClientURL(), "allinone", log)
+	log.Info("embedded NATS ready", "url", ns.ClientURL(), "jetstream", natsDir, "auth", cfg.NATSUser != "")
+	nc, err := bus.Connect(ns.ClientURL(), "allinone", log, bus.Auth(cfg.NATSUser, cfg.NATSPassword))
 	if err != nil {
 		return err
 	}

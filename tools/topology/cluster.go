@@ -51,6 +51,10 @@ type Cluster struct {
 	BaseURL string
 	// NATSURL is the NATS server's client address.
 	NATSURL string
+	// NATSUser and NATSPassword are the roles' NATS credentials, and
+	// NATSLicensePassword the license daemon's (user license): the server
+	// runs the shipped deploy/nats/nats.conf, which requires them.
+	NATSUser, NATSPassword, NATSLicensePassword string
 	// MinioEndpoint, MinioAccess and MinioSecret reach the object store.
 	MinioEndpoint, MinioAccess, MinioSecret string
 	// Skipped lists roles without a command.
@@ -85,7 +89,8 @@ func (o *Options) defaults() {
 // answers. On error the processes already started are stopped.
 func Start(ctx context.Context, o Options) (c *Cluster, err error) {
 	o.defaults()
-	started := &Cluster{opts: o, MinioAccess: "docsuite", MinioSecret: "docsuite-topology-secret"}
+	started := &Cluster{opts: o, MinioAccess: "docsuite", MinioSecret: "docsuite-topology-secret",
+		NATSUser: "docsuite", NATSPassword: "p-topology-nats-secret", NATSLicensePassword: "p-topology-license-secret"}
 	c = started
 	defer func() {
 		if err != nil {
@@ -213,7 +218,8 @@ func (c *Cluster) startNATS(ctx context.Context) error {
 	}
 	p := &Proc{Name: "nats", Path: bin, Addr: fmt.Sprintf("127.0.0.1:%d", mon),
 		Args: []string{"-c", filepath.Join(c.opts.Root, "deploy/nats/nats.conf"), "-a", "127.0.0.1", "-p", fmt.Sprint(port), "-m", fmt.Sprint(mon)},
-		Env:  append(os.Environ(), "NATS_SERVER_NAME=topology", "NATS_JETSTREAM_DIR="+filepath.Join(c.opts.Dir, "nats"))}
+		Env: append(os.Environ(), "NATS_SERVER_NAME=topology", "NATS_JETSTREAM_DIR="+filepath.Join(c.opts.Dir, "nats"),
+			"NATS_USER="+c.NATSUser, "NATS_PASSWORD="+c.NATSPassword, "NATS_LICENSE_PASSWORD="+c.NATSLicensePassword)}
 	if err := c.add(p); err != nil {
 		return err
 	}
@@ -264,11 +270,17 @@ func (c *Cluster) roleEnv(role string, extra map[string]string) []string {
 		}
 	}
 	set := map[string]string{
-		"NATS_URL": c.NATSURL, "STORE_KIND": "minio", "MINIO_ENDPOINT": c.MinioEndpoint,
+		"NATS_URL": c.NATSURL, "NATS_USER": c.NATSUser, "NATS_PASSWORD": c.NATSPassword,
+		"STORE_KIND": "minio", "MINIO_ENDPOINT": c.MinioEndpoint,
 		"MINIO_ACCESS_KEY": c.MinioAccess, "MINIO_SECRET_KEY": c.MinioSecret, "MINIO_BUCKET": "docsuite",
 		"MODELS_DIR":      filepath.Join(c.opts.Root, "models"),
 		"ONNXRUNTIME_LIB": filepath.Join(c.opts.Root, ".cache/onnxruntime/libonnxruntime.so.1"),
 		"INSTANCE_ID":     "topology", "OMP_THREAD_LIMIT": "1", "OPENCV_LOG_LEVEL": "ERROR", "ORT_DISABLE_TELEMETRY": "1",
+	}
+	if role == "license" {
+		// As docker-compose.yml does: the license daemon's own user, the
+		// only one that may write the verdict.
+		set["NATS_USER"], set["NATS_PASSWORD"] = "license", c.NATSLicensePassword
 	}
 	for _, m := range []map[string]string{c.opts.Env, c.opts.RoleEnv[role], extra} {
 		for k, v := range m {

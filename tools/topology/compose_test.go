@@ -273,3 +273,39 @@ func TestProxiesWaitForTheirRequests(t *testing.T) {
 		t.Errorf("nginx stop_grace_period = %v, want the gateways' %v", got, want)
 	}
 }
+
+// TestComposeNATSCredentials: NATS requires the credentials of the env
+// file (docker compose refuses to start without them), every role but the
+// license daemon connects as NATS_USER, and the license daemon as its own
+// user license, the only one that may write the verdict.
+func TestComposeNATSCredentials(t *testing.T) {
+	svcs := services(t, loadYAML(t, "docker-compose.yml"))
+	required := func(name string) string { return "${" + name + ":?set " + name + " in deploy/compose/docsuite.env}" }
+	for k, want := range map[string]string{
+		"NATS_USER": required("NATS_USER"), "NATS_PASSWORD": required("NATS_PASSWORD"),
+		"NATS_LICENSE_PASSWORD": required("NATS_LICENSE_PASSWORD"),
+	} {
+		if got := dig(svcs["nats"], "environment", k); got != want {
+			t.Errorf("nats: %s = %v, want %s", k, got, want)
+		}
+		if !envvars.MustSet(k) {
+			t.Errorf("%s is not marked as set by every installation in the env-file template", k)
+		}
+	}
+	for name, svc := range svcs {
+		role := appRole(t, svc)
+		if role == "" {
+			continue
+		}
+		user, password := required("NATS_USER"), required("NATS_PASSWORD")
+		if role == "license" {
+			user, password = "license", required("NATS_LICENSE_PASSWORD")
+		}
+		if got := dig(svc, "environment", "NATS_USER"); got != user {
+			t.Errorf("%s: NATS_USER = %v, want %s", name, got, user)
+		}
+		if got := dig(svc, "environment", "NATS_PASSWORD"); got != password {
+			t.Errorf("%s: NATS_PASSWORD = %v, want %s", name, got, password)
+		}
+	}
+}

@@ -154,9 +154,16 @@ func TestNATSConfigParses(t *testing.T) {
 	}
 	for _, f := range []string{"nats.conf", "nats-cluster.conf"} {
 		cmd := exec.Command(bin, "-t", "-c", filepath.Join(repoRoot(t), "deploy/nats", f))
-		cmd.Env = append(os.Environ(), "NATS_SERVER_NAME=check", "NATS_JETSTREAM_DIR="+t.TempDir())
+		cmd.Env = append(os.Environ(), "NATS_SERVER_NAME=check", "NATS_JETSTREAM_DIR="+t.TempDir(),
+			"NATS_USER=docsuite", "NATS_PASSWORD=check-password", "NATS_LICENSE_PASSWORD=check-license-password")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("%s: %v\n%s", f, err, out)
+		}
+		// The credentials are required: without them NATS does not start.
+		cmd = exec.Command(bin, "-t", "-c", filepath.Join(repoRoot(t), "deploy/nats", f))
+		cmd.Env = append(os.Environ(), "NATS_SERVER_NAME=check", "NATS_JETSTREAM_DIR="+t.TempDir())
+		if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "NATS_USER") {
+			t.Errorf("%s without NATS_USER: %v\n%s", f, err, out)
 		}
 	}
 }

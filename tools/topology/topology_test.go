@@ -88,7 +88,15 @@ func TestTopology(t *testing.T) {
 	}
 	fmt.Printf("topology: up in %.1fs at %s: %s (not built yet: %v)\n", time.Since(start).Seconds(), c.BaseURL, strings.Join(names, ", "), c.Skipped)
 
-	nc, err := nats.Connect(c.NATSURL, nats.Name("topology-test"))
+	// NATS runs the shipped configuration: the roles connected with the
+	// credentials, and a client without them is refused.
+	if anon, err := nats.Connect(c.NATSURL, nats.Name("topology-anonymous")); err == nil {
+		anon.Close()
+		t.Fatal("NATS accepted a client without credentials")
+	} else if !errors.Is(err, nats.ErrAuthorization) {
+		t.Fatalf("NATS without credentials: %v, want an authorization violation", err)
+	}
+	nc, err := nats.Connect(c.NATSURL, nats.Name("topology-test"), nats.UserInfo(c.NATSUser, c.NATSPassword))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,23 @@ func reads(v config.Var, role string) bool {
 // leaves them uncommented and empty, and docker compose refuses to start
 // without them.
 func mustSet() []string {
-	return []string{"LICENSE_TOKEN", "LICENSE_URL", "MINIO_ACCESS_KEY", "MINIO_SECRET_KEY"}
+	return []string{"LICENSE_TOKEN", "LICENSE_URL", "MINIO_ACCESS_KEY", "MINIO_SECRET_KEY", "NATS_USER", "NATS_PASSWORD"}
+}
+
+// MustSet reports whether every installation sets the variable itself
+// (the env-file template leaves it uncommented and empty, and
+// docker-compose.yml interpolates it with ${NAME:?...}): a config variable
+// of mustSet or a compose variable marked Required.
+func MustSet(name string) bool {
+	if slices.Contains(mustSet(), name) {
+		return true
+	}
+	for _, c := range ComposeVars() {
+		if c.Name == name && c.Required() {
+			return true
+		}
+	}
+	return false
 }
 
 // ComposeVar is a variable docker compose itself reads for ${...} in
@@ -71,6 +87,10 @@ type ComposeVar struct {
 	Name, Default, Doc string
 }
 
+// Required reports whether every installation sets the variable (no
+// default; docker compose refuses to start without it).
+func (c ComposeVar) Required() bool { return c.Name == "NATS_LICENSE_PASSWORD" }
+
 // ComposeVars lists the compose-only variables.
 func ComposeVars() []ComposeVar {
 	return []ComposeVar{
@@ -78,6 +98,7 @@ func ComposeVars() []ComposeVar {
 		{"DOCSUITE_HTTP_PORT", "8080", "Host port nginx publishes (the container listens on 80): plain HTTP, or HTTPS only with DOCSUITE_TLS=on (e.g. 443 then)."},
 		{"DOCSUITE_TLS", "off", "on: nginx speaks HTTPS only (TLS 1.2 and 1.3, HTTP/1.1) on DOCSUITE_HTTP_PORT with the certificate and key of DOCSUITE_TLS_DIR, and answers a plain HTTP request there with a JSON 400 (errno 27) saying to use https:// (no redirect: a client set up with http:// fails at once rather than sending its document in clear text first); off: plain HTTP, as before. docs/operations.md, \"TLS\"."},
 		{"DOCSUITE_TLS_DIR", "./deploy/tls", "Host folder mounted read-only into nginx (/etc/docsuite/tls), holding tls.crt (PEM: the server's certificate, then its intermediates) and tls.key (PEM, unencrypted, readable by uid 10001) for DOCSUITE_TLS=on; a relative path is relative to docker-compose.yml. Renewed files are served after docker compose kill -s HUP nginx."},
+		{"NATS_LICENSE_PASSWORD", "", "Password of the NATS user license, the license daemon's own (docker-compose.yml gives the daemon NATS_USER=license and this as NATS_PASSWORD): the only NATS user that may write the license verdict the gateways trust, or change its KV bucket or the usage counter's stream (deploy/nats/nats.conf). Must differ from NATS_PASSWORD; the same characters (letters, digits, '-', '_' and '.', starting with a letter), e.g. made by echo p$(openssl rand -hex 24)."},
 		{"DOCSUITE_STOP_GRACE_PERIOD", "130s", "How long docker compose lets a docsuite container finish its running requests when stopping it (stop, upgrade, down) before killing it: keep it PIPELINE_TIMEOUT plus 10 s when raising PIPELINE_TIMEOUT."},
 	}
 }
@@ -250,6 +271,14 @@ func WriteEnv(w io.Writer) error {
 	b.WriteString("\n# Their commented defaults below are the binaries' own, for runs outside the image: leave\n# them commented under docker compose.\n")
 	b.WriteString("\n# ==== docker compose (read by compose, not by the roles) ====\n")
 	for _, c := range ComposeVars() {
+		if c.Required() {
+			b.WriteString("\n")
+			for _, line := range wrap(c.Doc, 98) {
+				fmt.Fprintf(&b, "# %s\n", line)
+			}
+			fmt.Fprintf(&b, "# Set by every installation (no default).\n%s=\n", c.Name)
+			continue
+		}
 		writeCommented(&b, c.Doc, c.Name, c.Default)
 	}
 	b.WriteString("\n# ==== every role, outside its configuration (--check-config does not show them) ====\n")
@@ -263,7 +292,7 @@ func WriteEnv(w io.Writer) error {
 			for _, line := range wrap(v.Doc(), 98) {
 				fmt.Fprintf(&b, "# %s\n", line)
 			}
-			if slices.Contains(mustSet(), v.Name) {
+			if MustSet(v.Name) {
 				fmt.Fprintf(&b, "# Set by every installation (built-in default: %q).\n%s=\n", v.Default(), v.Name)
 				continue
 			}
@@ -282,7 +311,11 @@ func WriteTable(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("| Variable | Default | Read by | Meaning |\n|---|---|---|---|\n")
 	for _, c := range ComposeVars() {
-		fmt.Fprintf(&b, "| `%s` | `%s` | docker compose | %s |\n", c.Name, c.Default, c.Doc)
+		def := "`" + c.Default + "`"
+		if c.Required() {
+			def = "(required)"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | docker compose | %s |\n", c.Name, def, c.Doc)
 	}
 	for _, p := range ProcessVars() {
 		def := "`" + p.Default + "`"

@@ -107,7 +107,7 @@ func TestEnvTemplateSetsOnlyInstallationValues(t *testing.T) {
 			set = append(set, strings.SplitN(line, "=", 2)[0])
 		}
 	}
-	if !slices.Equal(set, []string{"MINIO_ACCESS_KEY", "MINIO_SECRET_KEY", "LICENSE_TOKEN", "LICENSE_URL"}) {
+	if !slices.Equal(set, []string{"NATS_LICENSE_PASSWORD", "NATS_USER", "NATS_PASSWORD", "MINIO_ACCESS_KEY", "MINIO_SECRET_KEY", "LICENSE_TOKEN", "LICENSE_URL"}) {
 		t.Fatalf("uncommented assignments: %v", set)
 	}
 }
