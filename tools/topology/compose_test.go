@@ -94,8 +94,16 @@ func envKeys(svc any) []string {
 	return keys
 }
 
+// keptOut are the env file's secrets that docker-compose.yml blanks on the
+// containers that must not hold them (env_file hands every container the
+// whole file): the license daemon's NATS password, the only one that may
+// write the license verdict.
+var keptOut = map[string]bool{"NATS_LICENSE_PASSWORD": true}
+
 // TestComposeVariablesExist: every variable docker-compose.yml (and the
-// GPU override) sets on a docsuite container is read by that role.
+// GPU override) sets on a docsuite container is read by that role, but for
+// the secrets it blanks (keptOut); only the license daemon holds
+// NATS_LICENSE_PASSWORD.
 func TestComposeVariablesExist(t *testing.T) {
 	vars := roleVars()
 	base := services(t, loadYAML(t, "docker-compose.yml"))
@@ -114,9 +122,15 @@ func TestComposeVariablesExist(t *testing.T) {
 			t.Errorf("service %s: %v", name, err)
 		}
 		for _, k := range envKeys(svc) {
+			if keptOut[k] && dig(svc, "environment", k) == "" {
+				continue
+			}
 			if !slices.Contains(vars[role], k) {
 				t.Errorf("service %s sets %s, which role %s does not read", name, k, role)
 			}
+		}
+		if role != "license" && dig(svc, "environment", "NATS_LICENSE_PASSWORD") != "" {
+			t.Errorf("service %s keeps NATS_LICENSE_PASSWORD from the env file: only the license daemon may hold it", name)
 		}
 		if files, _ := dig(svc, "env_file").([]any); !slices.Contains(files, any("deploy/compose/docsuite.env")) {
 			t.Errorf("service %s does not read deploy/compose/docsuite.env", name)
