@@ -28,22 +28,6 @@ func served(t *testing.T, s *Source) string {
 	return c.Leaf.SerialNumber.String()
 }
 
-// copyFile replaces dst by src's bytes the way an administrator rotating a
-// certificate should: written beside it, then renamed over it.
-func copyFile(t *testing.T, src, dst string) {
-	t.Helper()
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst+".new", b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(dst+".new", dst); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestOpenRefusesBrokenPairs(t *testing.T) {
 	dir := t.TempDir()
 	a := testutil.WriteTLSPair(t, dir, "a")
@@ -88,8 +72,8 @@ func TestRotation(t *testing.T) {
 	old := testutil.WriteTLSPair(t, dir, "old")
 	next := testutil.WriteTLSPair(t, dir, "next")
 	live := testutil.WriteTLSPair(t, dir, "live")
-	copyFile(t, old.CertFile, live.CertFile)
-	copyFile(t, old.KeyFile, live.KeyFile)
+	testutil.ReplaceFile(t, old.CertFile, live.CertFile)
+	testutil.ReplaceFile(t, old.KeyFile, live.KeyFile)
 	s, err := Open(live.CertFile, live.KeyFile, quiet())
 	if err != nil {
 		t.Fatal(err)
@@ -98,11 +82,11 @@ func TestRotation(t *testing.T) {
 	if got := served(t, s); got != oldSerial {
 		t.Fatalf("serves %s, want %s", got, oldSerial)
 	}
-	copyFile(t, next.CertFile, live.CertFile)
+	testutil.ReplaceFile(t, next.CertFile, live.CertFile)
 	if got := served(t, s); got != oldSerial {
 		t.Fatalf("with the new certificate beside the old key serves %s, want the old %s", got, oldSerial)
 	}
-	copyFile(t, next.KeyFile, live.KeyFile)
+	testutil.ReplaceFile(t, next.KeyFile, live.KeyFile)
 	if got := served(t, s); got != nextSerial {
 		t.Fatalf("after rotation serves %s, want %s", got, nextSerial)
 	}

@@ -9,7 +9,6 @@ import (
 	"image"
 	"image/jpeg"
 	"log/slog"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"docsuite/pkg/membudget"
 	"docsuite/pkg/stages"
 	"docsuite/pkg/store"
+	"docsuite/pkg/testutil"
 )
 
 // blockingFinder finds nothing, once let go: it holds each request inside
@@ -44,21 +44,6 @@ func (f *blockingFinder) Find(ctx context.Context, _ image.Image) ([]crop.Found,
 	}
 }
 
-// waitLog counts the "page waits for memory" lines logged.
-type waitLog struct {
-	slog.Handler
-	n atomic.Int32
-}
-
-func (h *waitLog) Handle(ctx context.Context, r slog.Record) error {
-	if strings.Contains(r.Message, "waits for memory") {
-		h.n.Add(1)
-	}
-	return nil
-}
-
-func (h *waitLog) Enabled(context.Context, slog.Level) bool { return true }
-
 // TestPagesAdmittedByMemory checks the cropper's memory budget: under a
 // budget smaller than one page, a second page is not decoded while the
 // first is worked on (it waits, logging so, and is cut after), the first
@@ -71,7 +56,7 @@ func TestPagesAdmittedByMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	setup := func(t *testing.T, memory int64) (*Service, *blockingFinder, *waitLog) {
+	setup := func(t *testing.T, memory int64) (*Service, *blockingFinder, *testutil.LogCounter) {
 		st, err := store.NewFolder(t.TempDir())
 		if err != nil {
 			t.Fatal(err)
@@ -82,7 +67,7 @@ func TestPagesAdmittedByMemory(t *testing.T) {
 			}
 		}
 		f := &blockingFinder{entered: make(chan struct{}, 3), release: make(chan struct{})}
-		h := &waitLog{Handler: slog.DiscardHandler}
+		h := &testutil.LogCounter{Substring: "waits for memory"}
 		svc := New(st, t.TempDir(), slog.New(h), func(context.Context) (Finder, error) { return f, nil }, membudget.New(memory))
 		t.Cleanup(svc.Close)
 		return svc, f, h
@@ -98,10 +83,10 @@ func TestPagesAdmittedByMemory(t *testing.T) {
 		go crop(svc, ctx, "in/a.jpg", errs)
 		<-f.entered
 		go crop(svc, ctx, "in/b.jpg", errs)
-		waitFor(t, "the second page to wait", func() bool { return h.n.Load() == 1 })
+		waitFor(t, "the second page to wait", func() bool { return h.Count() == 1 })
 		cctx, cancel := context.WithCancel(ctx)
 		go crop(svc, cctx, "in/c.jpg", errs)
-		waitFor(t, "the third page to wait", func() bool { return h.n.Load() == 2 })
+		waitFor(t, "the third page to wait", func() bool { return h.Count() == 2 })
 		cancel()
 		select {
 		case err := <-errs:
@@ -135,7 +120,7 @@ func TestPagesAdmittedByMemory(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if m, n := f.most.Load(), h.n.Load(); m != 2 || n != 0 {
+		if m, n := f.most.Load(), h.Count(); m != 2 || n != 0 {
 			t.Errorf("%d pages at once, %d waits; want 2 and 0", m, n)
 		}
 	})

@@ -7,8 +7,6 @@ import (
 	"image"
 	"image/png"
 	"log/slog"
-	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,6 +18,7 @@ import (
 	"docsuite/pkg/pipeline"
 	"docsuite/pkg/stages"
 	"docsuite/pkg/store"
+	"docsuite/pkg/testutil"
 )
 
 // pngDoc is an opened w x h grey PNG and its bytes.
@@ -82,7 +81,7 @@ func TestAdmitPageWaitsForMemory(t *testing.T) {
 	}
 	one := pageEstimate(c, ocrPageBytes)
 	b := membudget.New(one + one/2)
-	h := &countingHandler{Handler: slog.DiscardHandler}
+	h := &testutil.LogCounter{Substring: "waits for memory"}
 	d := Deps{Log: slog.New(h)}
 	ctx := context.Background()
 	first, err := admitPage(ctx, d, b, "ocr", "t", doc, 0, ocrPageBytes)
@@ -117,8 +116,8 @@ func TestAdmitPageWaitsForMemory(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("second page not admitted once the first gave its share back")
 	}
-	if h.n.Load() < 2 || b.InUse() != 0 {
-		t.Errorf("%d waits logged, %d bytes in use after all: want 2 and 0", h.n.Load(), b.InUse())
+	if h.Count() < 2 || b.InUse() != 0 {
+		t.Errorf("%d waits logged, %d bytes in use after all: want 2 and 0", h.Count(), b.InUse())
 	}
 }
 
@@ -245,18 +244,3 @@ func TestPageBudgetOfARole(t *testing.T) {
 		t.Errorf("shared budget %d from CROP_MEMORY_BYTES, want %d", got, 9<<20)
 	}
 }
-
-// countingHandler counts the "page waits for memory" lines logged.
-type countingHandler struct {
-	slog.Handler
-	n atomic.Int32
-}
-
-func (h *countingHandler) Handle(_ context.Context, r slog.Record) error {
-	if strings.Contains(r.Message, "waits for memory") {
-		h.n.Add(1)
-	}
-	return nil
-}
-
-func (h *countingHandler) Enabled(context.Context, slog.Level) bool { return true }

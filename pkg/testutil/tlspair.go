@@ -71,3 +71,20 @@ func WriteTLSPair(t testing.TB, dir, cn string) TLSPair {
 	}
 	return p
 }
+
+// ReplaceFile puts src's bytes in dst's place the way an administrator
+// renewing a certificate should: written beside it, then renamed over it,
+// so a reader never sees half a file.
+func ReplaceFile(t testing.TB, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst+".new", b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(dst+".new", dst); err != nil {
+		t.Fatal(err)
+	}
+}

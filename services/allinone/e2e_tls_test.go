@@ -44,16 +44,7 @@ func TestClassifyOverHTTPS(t *testing.T) {
 	certFile, keyFile := filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key")
 	install := func(p testutil.TLSPair) {
 		for src, dst := range map[string]string{p.CertFile: certFile, p.KeyFile: keyFile} {
-			b, err := os.ReadFile(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(dst+".new", b, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Rename(dst+".new", dst); err != nil {
-				t.Fatal(err)
-			}
+			testutil.ReplaceFile(t, src, dst)
 		}
 	}
 	install(first)
