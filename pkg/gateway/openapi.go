@@ -59,9 +59,9 @@ func OpenAPI() obj {
 		"configures (ADDRESS_SERVICE_URL; source \"address_service\"); where none is configured (the on-premises default) it is " +
 		"accepted and ignored, and a failing service leaves the address as read."
 	health := obj{"summary": "Health (HEAD answers the same status without a body)", "responses": merge(obj{
-		"200": obj{"description": "Every dependency classification needs answers: {success: true, version, checks}. checks also report the OCR and forgery-check workers (ocr, fraud), which do not fail the check: their routes answer 503 while they are not running.",
+		"200": obj{"description": "Every dependency classification needs answers: {success: true, version, build, builds, checks}. checks also report the OCR and forgery-check workers (ocr, fraud), which do not fail the check: their routes answer 503 while they are not running.",
 			"content": obj{"application/json": obj{"schema": obj{"$ref": "#/components/schemas/Health"}}}},
-		"503": obj{"description": "A dependency (NATS, store, license, a stage or its model) is down; checks name it. The error envelope (errno 22 dependency_down, its message naming the failing checks) with success false, version and checks.",
+		"503": obj{"description": "A dependency (NATS, store, license, a stage or its model) is down; checks name it. The error envelope (errno 22 dependency_down, its message naming the failing checks) with success false, version, build, builds and checks.",
 			"headers": obj{"Retry-After": retryAfter("5")},
 			"content": obj{"application/json": obj{"schema": obj{"allOf": []obj{{"$ref": "#/components/schemas/Health"}, {"$ref": "#/components/schemas/Error"}}}}}}}, errorResponses(pageSteps()...))}
 	docsPageOp := obj{"summary": "Interactive API page (Swagger UI, served from the binary, works offline; HEAD answers the same without a body)",
@@ -78,7 +78,10 @@ func OpenAPI() obj {
 				"{code, message, errno, traceback, detail}; the errno catalogue is listed under components.schemas.ErrorCatalogue. " +
 				"Each operation lists the errors it can answer. Besides them, a path answers a method it does not list with 405 " +
 				"method_not_allowed (errno 7), an unknown path (a known one with a trailing slash too) answers 404 path_not_found (errno 6), " +
-				"and nginx refuses a request body over its limit (32 MB; 1 MB on /result/{task_id}) with 413 file_too_large (errno 10)."},
+				"and nginx refuses a request body over its limit (32 MB; 1 MB on /result/{task_id}) with 413 file_too_large (errno 10). " +
+				"A client must read its answer at ANSWER_MIN_RATE bytes a second (1 KiB by default) or faster over every 60 s, " +
+				"or the gateway closes the connection without a status (behind nginx, which reads the answer at once and buffers it, " +
+				"a client is cut only when it takes nothing for 60 s)."},
 		"paths": obj{
 			"/pipelines/run/classify":  op("Classify documents (on-premises)", classifyDesc, "ClassifyResponse", params.ClassifySpec(), false),
 			"/pipelines/run/recognize": op("Extract data (on-premises)", stageDesc(recognizeDesc), "RecognizeResponse", params.RecognizeSpec(), false),

@@ -93,6 +93,17 @@ func resultSteps() []step { return []step{stepEvery, stepNginx, stepResult, step
 // (/docs, /openapi.json) and of /healthcheck, whose 503 is its own.
 func pageSteps() []step { return []step{stepEvery, stepNginx} }
 
+// codeCases completes the catalogue message of the codes that also answer
+// cases the message does not name; the text follows the message on the
+// code's line wherever the code is listed.
+var codeCases = map[apierr.Code]string{
+	apierr.NotMultipart: "or the upload was cut short: it sent nothing for 60 s (The upload stalled), averaged under " +
+		"UPLOAD_MIN_RATE bytes a second (1 KiB by default) over 60 s (The upload is too slow), or ended before its " +
+		"multipart closing boundary (The upload ended early)",
+	apierr.BadRequest: "or it is plain HTTP sent to a port that speaks HTTPS (nginx with DOCSUITE_TLS=on, a gateway or " +
+		"the all-in-one with TLS_CERT_FILE), detail[0].msg saying use https://",
+}
+
 // errorResponses lists the error statuses the steps can answer, each with
 // the errno values that answer it (and when, where the steps say).
 func errorResponses(steps ...step) obj {
@@ -113,6 +124,9 @@ func errorResponses(steps ...step) obj {
 			continue
 		}
 		line := fmt.Sprintf("errno %d %s: %s", e.Errno, e.Name, e.Message)
+		if more := codeCases[e.Name]; more != "" {
+			line += ", " + more
+		}
 		if !unconditional[e.Name] {
 			line += " (" + strings.Join(notes[e.Name], "; ") + ")"
 		}
