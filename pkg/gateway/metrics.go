@@ -22,6 +22,10 @@ type metrics struct {
 	tasksAccepted *prometheus.CounterVec
 	tasksDone     *prometheus.CounterVec
 	tasksErrors   *prometheus.CounterVec
+	// answersCut counts answers whose client did not read them at
+	// ANSWER_MIN_RATE (boundWrites): docsuite_http_requests_total counts
+	// them by the status they began with.
+	answersCut *prometheus.CounterVec
 }
 
 // registerGauges adds the series a saturated or backed-up gateway shows:
@@ -74,8 +78,11 @@ func newMetrics(reg *prometheus.Registry) *metrics {
 		tasksErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "docsuite_async_task_errors_total", Help: "Async task tries that ended in an error, by method and catalogue code (a try may be retried).",
 		}, []string{"method", "code"}),
+		answersCut: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "docsuite_http_answers_cut_total", Help: "Answers cut off because the client read them slower than ANSWER_MIN_RATE, by route (counted in docsuite_http_requests_total by the status they began with).",
+		}, []string{"route"}),
 	}
-	reg.MustRegister(m.requests, m.duration, m.tasksAccepted, m.tasksDone, m.tasksErrors,
+	reg.MustRegister(m.requests, m.duration, m.tasksAccepted, m.tasksDone, m.tasksErrors, m.answersCut,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

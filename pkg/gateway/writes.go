@@ -58,6 +58,7 @@ func (s *Server) boundWrites() gin.HandlerFunc {
 			_ = rc.SetWriteDeadline(time.Now().Add(s.answerIdle))
 			return
 		}
+		s.metrics.answersCut.WithLabelValues(c.FullPath()).Inc()
 		s.log.Warn("client did not read its answer: connection closed", "path", c.FullPath(),
 			"status", w.Status(), "bytes_sent", w.Size(), "request_id", requestID(c),
 			"task_id", c.GetString(taskIDKey), "min_rate", s.answerMinRate, "idle", seconds(s.answerIdle))

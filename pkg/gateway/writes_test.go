@@ -62,6 +62,13 @@ func TestUnreadAnswerIsCut(t *testing.T) {
 				t.Errorf("%d synchronous slots still taken once the handler returned", n)
 			}
 			logged := strings.Contains(logs.String(), "client did not read its answer")
+			wantCut := 0.0
+			if tc.wantCut {
+				wantCut = 1
+			}
+			if cut := testutil.ToFloat64(s.metrics.answersCut.WithLabelValues("/pipelines/run/fulltext")); cut != wantCut {
+				t.Errorf("docsuite_http_answers_cut_total %v, want %v", cut, wantCut)
+			}
 			if !tc.wantCut {
 				a := <-got
 				if logged {
