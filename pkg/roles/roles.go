@@ -44,6 +44,7 @@ func NewDeps(nc *nats.Conn, st store.Store, log *slog.Logger) Deps {
 // Connect opens the NATS connection and the store of a standalone role,
 // waiting for each (bus.Wait) until ctx ends.
 func Connect(ctx context.Context, c config.Common, name string, log *slog.Logger) (Deps, func(), error) {
+	bus.WarnCredentials(log, c.NATSUser, c.NATSPassword)
 	nc, err := bus.ConnectWait(ctx, c.NATSURL, name, log, bus.Auth(c.NATSUser, c.NATSPassword))
 	if err != nil {
 		return Deps{}, nil, err

@@ -39,6 +39,7 @@ func run(ctx context.Context, cfg config.License, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	bus.WarnCredentials(log, cfg.NATSUser, cfg.NATSPassword)
 	nc, err := bus.ConnectWait(ctx, cfg.NATSURL, "license", log, bus.Auth(cfg.NATSUser, cfg.NATSPassword))
 	if err != nil {
 		return err
