@@ -3,8 +3,10 @@ package cropsvc
 import (
 	"context"
 	"fmt"
+	"log/slog"
 
 	"docsuite/pkg/decode"
+	"docsuite/pkg/membudget"
 	"docsuite/pkg/stages"
 )
 
@@ -34,24 +36,34 @@ func estimate(c decode.Cost) int64 {
 	return max(c.Peak+findBytes*c.Pixels, c.Page+cutBytes*c.Pixels) + requestBytes
 }
 
-// admit waits until the page of req fits the memory budget beside the
-// pages being worked on, or ctx ends; a page larger than the whole budget
-// is admitted alone. It returns the function that gives the page's share
-// back, once its documents are stored. A page that cannot be decoded
-// (over the pixel limit) is refused with that error, as decoding it
-// would.
+// admit waits until the page of req fits the cropper's memory budget
+// (AdmitPage), and returns the function that gives the page's share back,
+// once its documents are stored.
 func (s *Service) admit(ctx context.Context, doc decode.Document, req stages.CropRequest) (func(), error) {
-	c, err := decode.PageCost(ctx, doc, req.Page)
+	return AdmitPage(ctx, s.log, s.budget, "cropper", req.TaskID, doc, req.Page, estimate)
+}
+
+// AdmitPage waits until page i of doc, whose peak estimate gives from its
+// decoding cost, fits b beside the pages being worked on, or ctx ends; a
+// page larger than the whole budget is admitted alone (membudget). A wait
+// is logged at DEBUG, "page waits for memory". It returns the function that
+// gives the page's share back, to be called once the page is let go. A
+// page that cannot be decoded (over the pixel limit) is refused with that
+// error, as decoding it would. The cropper, ocr and fraud workers admit
+// their pages so.
+func AdmitPage(ctx context.Context, log *slog.Logger, b *membudget.Budget, role, taskID string, doc decode.Document, i int,
+	estimate func(decode.Cost) int64) (func(), error) {
+	c, err := decode.PageCost(ctx, doc, i)
 	if err != nil {
 		return nil, DecodeError(err)
 	}
 	need := estimate(c)
-	leave, err := s.budget.Acquire(ctx, need, func() {
-		s.log.DebugContext(ctx, "page waits for memory", "task_id", req.TaskID, "page", req.Page, "pixels", c.Pixels,
-			"estimate_bytes", need, "in_use_bytes", s.budget.InUse(), "budget_bytes", s.budget.Size())
+	leave, err := b.Acquire(ctx, need, func() {
+		log.DebugContext(ctx, "page waits for memory", "role", role, "task_id", taskID, "page", i, "pixels", c.Pixels,
+			"estimate_bytes", need, "in_use_bytes", b.InUse(), "budget_bytes", b.Size())
 	})
 	if err != nil {
-		return nil, fmt.Errorf("cropper: page %d: %w", req.Page, err)
+		return nil, fmt.Errorf("%s: page %d: %w", role, i+1, err)
 	}
 	return leave, nil
 }

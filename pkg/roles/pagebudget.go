@@ -2,7 +2,6 @@ package roles
 
 import (
 	"context"
-	"fmt"
 
 	"docsuite/pkg/config"
 	"docsuite/pkg/cropsvc"
@@ -75,24 +74,8 @@ func pageEstimate(c decode.Cost, perPixel int64) int64 {
 	return c.Peak + perPixel*c.Pixels + pageRequestBytes
 }
 
-// admitPage waits until page i of doc, worked on at perPixel bytes a
-// pixel beside its decoding, fits b beside the pages being worked on, or
-// ctx ends; a page larger than the whole budget is admitted alone. It
-// returns the function that gives the page's share back, to be called
-// once the page is let go. A page that cannot be decoded (over the pixel
-// limit) is refused with that error, as decoding it would.
+// admitPage admits page i of doc to b (cropsvc.AdmitPage), worked on at
+// perPixel bytes a pixel beside its decoding (pageEstimate).
 func admitPage(ctx context.Context, d Deps, b *membudget.Budget, role, taskID string, doc decode.Document, i int, perPixel int64) (func(), error) {
-	c, err := decode.PageCost(ctx, doc, i)
-	if err != nil {
-		return nil, cropsvc.DecodeError(err)
-	}
-	need := pageEstimate(c, perPixel)
-	leave, err := b.Acquire(ctx, need, func() {
-		d.Log.DebugContext(ctx, "page waits for memory", "role", role, "task_id", taskID, "page", i, "pixels", c.Pixels,
-			"estimate_bytes", need, "in_use_bytes", b.InUse(), "budget_bytes", b.Size())
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: page %d: %w", role, i+1, err)
-	}
-	return leave, nil
+	return cropsvc.AdmitPage(ctx, d.Log, b, role, taskID, doc, i, func(c decode.Cost) int64 { return pageEstimate(c, perPixel) })
 }
