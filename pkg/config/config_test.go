@@ -151,8 +151,6 @@ func TestBadValuesNamedAtStart(t *testing.T) {
 		{"MODEL_THREADS", "99999999", stage},
 		{"WORKER_CONCURRENCY", "-1", stage},
 		{"WORKER_CONCURRENCY", "99999999", allinone},
-		{"CROP_MEMORY_BYTES", "-1", stage},
-		{"CROP_MEMORY_BYTES", "-1", allinone},
 		{"PAGE_MEMORY_BYTES", "-1", stage},
 		{"PAGE_MEMORY_BYTES", "-1", allinone},
 		{"ADDRESS_SERVICE_TIMEOUT_MS", "-1", stage},

@@ -113,7 +113,7 @@ func (m Models) Problems() []string {
 
 // Problems lists what is wrong with WORKER_CONCURRENCY (0 means the CPUs
 // the process may use; a negative value was taken as 0 without a word) and
-// PAGE_MEMORY_BYTES and CROP_MEMORY_BYTES (0 means the default).
+// PAGE_MEMORY_BYTES (0 means the default).
 func (w Worker) Problems() []string {
 	var out []string
 	if w.Concurrency < 0 || w.Concurrency > 1024 {
@@ -121,9 +121,6 @@ func (w Worker) Problems() []string {
 	}
 	if w.PageMemory < 0 {
 		out = append(out, fmt.Sprintf("PAGE_MEMORY_BYTES=%d must be 0 (the default) or more", w.PageMemory))
-	}
-	if w.CropMemory < 0 {
-		out = append(out, fmt.Sprintf("CROP_MEMORY_BYTES=%d must be 0 (the default) or more", w.CropMemory))
 	}
 	return out
 }

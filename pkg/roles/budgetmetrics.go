@@ -45,7 +45,7 @@ func RegisterPageBudget(reg prometheus.Registerer, name string, b *membudget.Bud
 // ownPageBudget is pageBudget, its metrics registered under role's name
 // when it is the role's own (a shared one is registered where it is made).
 func ownPageBudget(d Deps, w config.Worker, role string) *membudget.Budget {
-	b := pageBudget(d, w, role == "cropper")
+	b := pageBudget(d, w)
 	if d.Pages == nil {
 		if err := RegisterPageBudget(d.Registry, role, b); err != nil {
 			d.Log.Warn("page budget metrics not registered", "role", role, "err", err)

@@ -35,14 +35,10 @@ const (
 )
 
 // pageMemory is the size, in bytes, of the page budget of a worker w
-// configures (PAGE_MEMORY_BYTES; in the cropper, CROP_MEMORY_BYTES where
-// that is 0 and cropName is true; membudget.Default where neither is set).
-func pageMemory(w config.Worker, cropName bool) int64 {
-	switch {
-	case w.PageMemory > 0:
+// configures: PAGE_MEMORY_BYTES, else membudget.Default.
+func pageMemory(w config.Worker) int64 {
+	if w.PageMemory > 0 {
 		return w.PageMemory
-	case cropName && w.CropMemory > 0:
-		return w.CropMemory
 	}
 	return membudget.Default()
 }
@@ -50,20 +46,20 @@ func pageMemory(w config.Worker, cropName bool) int64 {
 // pageBudget is the budget of the pages a role decodes: the one d shares
 // between the roles of one process (the all-in-one's), else a budget of
 // its own as w configures it.
-func pageBudget(d Deps, w config.Worker, cropName bool) *membudget.Budget {
+func pageBudget(d Deps, w config.Worker) *membudget.Budget {
 	if d.Pages != nil {
 		return d.Pages
 	}
-	return membudget.New(pageMemory(w, cropName))
+	return membudget.New(pageMemory(w))
 }
 
 // SharedPageBudget is the one budget the cropper, ocr and fraud roles of
-// one process share (the all-in-one's): PAGE_MEMORY_BYTES, or
-// CROP_MEMORY_BYTES where that is 0, else the Go heap's soft limit. Three
+// one process share (the all-in-one's): PAGE_MEMORY_BYTES, else the Go
+// heap's soft limit. Three
 // budgets of the whole soft limit each would let the process take three
 // times its memory.
 func SharedPageBudget(w config.Worker) *membudget.Budget {
-	return membudget.New(pageMemory(w, true))
+	return membudget.New(pageMemory(w))
 }
 
 // pageEstimate is the memory a worker's work on a page of cost c is

@@ -219,28 +219,24 @@ func TestRecognizeOnlyPageWaitsForMemory(t *testing.T) {
 }
 
 // TestPageBudgetOfARole: a role's budget is the one its process shares,
-// else PAGE_MEMORY_BYTES, the cropper's CROP_MEMORY_BYTES where that is 0,
-// else the default; ocr and fraud do not read CROP_MEMORY_BYTES.
+// else PAGE_MEMORY_BYTES, else the default.
 func TestPageBudgetOfARole(t *testing.T) {
 	shared := membudget.New(5 << 20)
 	for _, tc := range []struct {
-		name     string
-		d        Deps
-		w        config.Worker
-		cropName bool
-		want     int64
+		name string
+		d    Deps
+		w    config.Worker
+		want int64
 	}{
-		{"shared", Deps{Pages: shared}, config.Worker{PageMemory: 7 << 20}, false, 5 << 20},
-		{"page memory", Deps{}, config.Worker{PageMemory: 7 << 20, CropMemory: 9 << 20}, true, 7 << 20},
-		{"crop memory in the cropper", Deps{}, config.Worker{CropMemory: 9 << 20}, true, 9 << 20},
-		{"crop memory elsewhere", Deps{}, config.Worker{CropMemory: 9 << 20}, false, membudget.Default()},
-		{"neither", Deps{}, config.Worker{}, false, membudget.Default()},
+		{"shared", Deps{Pages: shared}, config.Worker{PageMemory: 7 << 20}, 5 << 20},
+		{"page memory", Deps{}, config.Worker{PageMemory: 7 << 20}, 7 << 20},
+		{"neither", Deps{}, config.Worker{}, membudget.Default()},
 	} {
-		if got := pageBudget(tc.d, tc.w, tc.cropName).Size(); got != tc.want {
+		if got := pageBudget(tc.d, tc.w).Size(); got != tc.want {
 			t.Errorf("%s: budget %d, want %d", tc.name, got, tc.want)
 		}
 	}
-	if got := SharedPageBudget(config.Worker{CropMemory: 9 << 20}).Size(); got != 9<<20 {
-		t.Errorf("shared budget %d from CROP_MEMORY_BYTES, want %d", got, 9<<20)
+	if got := SharedPageBudget(config.Worker{PageMemory: 9 << 20}).Size(); got != 9<<20 {
+		t.Errorf("shared budget %d from PAGE_MEMORY_BYTES, want %d", got, 9<<20)
 	}
 }
