@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -76,15 +77,26 @@ func testNginxTLS(t *testing.T, c *Cluster) {
 		}
 	})
 	t.Run("plain HTTP answered 400", func(t *testing.T) {
-		r, err := newAPI("http://"+p.Addr).postFile("/pipelines/run/classify", "image", docJPEG(t, 400, 300, 1), nil)
+		const secret = "topology-secret-token"
+		r, err := newAPI("http://"+p.Addr).postFile("/classify?token="+secret, "image", docJPEG(t, 400, 300, 1), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if r.status != http.StatusBadRequest || r.errno() != errnoOf(apierr.BadRequest) || !strings.Contains(string(r.raw), "use https://") {
 			t.Fatalf("%d %s", r.status, r.raw)
 		}
-		if !hex32.MatchString(r.header.Get("X-Request-Id")) {
-			t.Errorf("X-Request-Id %q", r.header.Get("X-Request-Id"))
+		id := r.header.Get("X-Request-Id")
+		if !hex32.MatchString(id) {
+			t.Errorf("X-Request-Id %q", id)
+		}
+		// The access log names the path the client asked for, not the
+		// error page's location, and never the token of its query.
+		line := accessLogLine(t, p, id)
+		if line["method"] != http.MethodPost || line["uri"] != "/classify" || line["status"] != float64(http.StatusBadRequest) {
+			t.Errorf("access log line %v, want POST /classify, status 400", line)
+		}
+		if b, _ := os.ReadFile(p.LogPath); strings.Contains(string(b), secret) {
+			t.Errorf("the token reached nginx's log:\n%s", b)
 		}
 	})
 	t.Run("renewed certificate after SIGHUP", func(t *testing.T) {
@@ -114,4 +126,28 @@ func testNginxTLS(t *testing.T, c *Cluster) {
 		}
 	})
 	fmt.Printf("topology: nginx over HTTPS (DOCSUITE_TLS=on) at %s: classify 200, TLS 1.1 refused, plain HTTP 400, renewal after SIGHUP\n", base)
+}
+
+// accessLogLine returns the JSON line of nginx's access log (deploy/nginx's
+// docsuite_json format, in the process's log) for the request id, waiting a
+// little for nginx to write it.
+func accessLogLine(t *testing.T, p *Proc, id string) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b, err := os.ReadFile(p.LogPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			var m map[string]any
+			if json.Unmarshal([]byte(l), &m) == nil && m["request_id"] == id {
+				return m
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no access log line for request %s; log tail:\n%s", id, p.Tail(2000))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
