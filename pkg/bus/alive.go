@@ -68,17 +68,25 @@ func keepAlive(nc *nats.Conn, inbox string, beat time.Duration) (stop func()) {
 }
 
 // errWorkerLost says the worker holding a request stopped beating before
-// it answered.
-type errWorkerLost struct{}
+// it answered, or, unheard, never beat for it where its stage's workers
+// do (beaters).
+type errWorkerLost struct{ unheard bool }
 
-func (errWorkerLost) Error() string { return "the worker stopped while handling the request" }
+func (e errWorkerLost) Error() string {
+	if e.unheard {
+		return "no worker said it took the request"
+	}
+	return "the worker stopped while handling the request"
+}
 
 // requestWatched sends m and waits for its answer as RequestMsgWithContext
 // does, listening on a fresh inbox for the beats of the worker that takes
-// it (aliveHeader). Until the first beat nothing is assumed (a worker of
-// an older release does not beat); after one, a silence of l.lost ends the
-// wait with errWorkerLost.
-func requestWatched(ctx context.Context, nc *nats.Conn, m *nats.Msg, l liveness) (*nats.Msg, error) {
+// it (aliveHeader). After a beat, a silence of l.lost ends the wait with
+// errWorkerLost. Before the first, the same silence counted from the send
+// ends it only when first is set (the stage's workers are known to beat,
+// beaters): a worker of an older release does not beat, and one that died
+// or froze before it read the request sends nothing either.
+func requestWatched(ctx context.Context, nc *nats.Conn, m *nats.Msg, l liveness, first bool) (*nats.Msg, error) {
 	inbox := nc.NewRespInbox()
 	beats := make(chan struct{}, 1)
 	sub, err := nc.Subscribe(inbox, func(*nats.Msg) {
@@ -106,6 +114,11 @@ func requestWatched(ctx context.Context, nc *nats.Conn, m *nats.Msg, l liveness)
 	}()
 	var silence *time.Timer
 	var lost <-chan time.Time
+	heard := false
+	if first {
+		silence = time.NewTimer(l.lost)
+		lost = silence.C
+	}
 	defer func() {
 		if silence != nil {
 			silence.Stop()
@@ -116,6 +129,7 @@ func requestWatched(ctx context.Context, nc *nats.Conn, m *nats.Msg, l liveness)
 		case a := <-done:
 			return a.msg, a.err
 		case <-beats:
+			heard = true
 			if silence == nil {
 				silence = time.NewTimer(l.lost)
 				lost = silence.C
@@ -128,7 +142,7 @@ func requestWatched(ctx context.Context, nc *nats.Conn, m *nats.Msg, l liveness)
 				// The answer came as the wait ended.
 				return a.msg, nil
 			}
-			return nil, errWorkerLost{}
+			return nil, errWorkerLost{unheard: !heard}
 		}
 	}
 }

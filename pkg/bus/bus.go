@@ -70,7 +70,10 @@ type wireError struct {
 // answering is a dependency_down error, a deadline a pipeline_timeout, a
 // cancelled ctx context.Canceled. A worker that stops beating while it
 // holds the request (killed, crashed) is taken for lost and the request
-// is sent once more, to whichever worker takes it; lost twice, it is a
+// is sent once more, to whichever worker takes it, and so is a request
+// no worker beat for within the same silence where the stage's workers
+// are known to beat (beaters: the one handed it died or froze before it
+// read it); lost twice, it is a
 // dependency_down error, seconds after the second loss rather than at
 // the pipeline's deadline. When the lost worker was the only one, the
 // request waits up to 20 s for a replacement to start.
@@ -95,11 +98,16 @@ func request[Req, Resp any](ctx context.Context, nc *nats.Conn, stage string, re
 	var msg *nats.Msg
 	lost := 0
 	var restartBy time.Time
+	workers := m.beaters()
 	for {
 		if err := awaitConnected(ctx, nc, l.reconnect); err != nil {
 			return out, apierr.Wrap(apierr.DependencyDown, err, "Message bus unavailable")
 		}
-		msg, err = send(ctx, nc, stage, data, l)
+		// Only the first send has a deadline for its first beat: sent
+		// again, a request handed to a worker of an older release, which
+		// never beats, is waited for.
+		first := lost == 0 && workers.expect(stage, time.Now())
+		msg, err = send(ctx, nc, stage, data, l, first, workers)
 		if lost > 0 && errors.Is(err, nats.ErrNoResponders) && time.Now().Before(restartBy) {
 			// The lost worker was the only one: its replacement (a
 			// container restarted by its policy) may still be starting.
@@ -157,13 +165,18 @@ func awaitConnected(ctx context.Context, nc *nats.Conn, grace time.Duration) err
 }
 
 // send publishes one stage request with an id of its own and waits for
-// its answer, watching the worker's beats (requestWatched).
-func send(ctx context.Context, nc *nats.Conn, stage string, data []byte, l liveness) (*nats.Msg, error) {
+// its answer, watching the worker's beats (requestWatched), from the send
+// when first is set, and recording in workers whether the one that
+// answered beats.
+func send(ctx context.Context, nc *nats.Conn, stage string, data []byte, l liveness, first bool, workers *beaters) (*nats.Msg, error) {
 	id := newRequestID()
 	m := nats.NewMsg(Subject(stage))
 	m.Data = data
 	m.Header.Set(requestIDHeader, id)
-	msg, err := requestWatched(ctx, nc, m, l)
+	msg, err := requestWatched(ctx, nc, m, l, first)
+	if err == nil && m.Header.Get(aliveHeader) != "" {
+		workers.answered(stage, msg.Header.Get(beatsHeader) != "", time.Now())
+	}
 	if err != nil && (ctx.Err() != nil || errors.As(err, new(errWorkerLost))) && !errors.Is(err, nats.ErrNoResponders) {
 		// Nobody waits for the answer any more: the worker holding the
 		// request stops it (best effort: lost, the work runs out its
@@ -325,7 +338,13 @@ func (w *Worker) handle(m *nats.Msg, stage string, timeout time.Duration, log *s
 		w.observe(time.Since(start))
 	}
 	out, _ := json.Marshal(r)
-	if err := m.Respond(out); err != nil {
+	answer := &nats.Msg{Data: out}
+	if m.Header.Get(aliveHeader) != "" {
+		// It beat for the request: its caller may expect the next
+		// worker of the stage to beat too.
+		answer.Header = nats.Header{beatsHeader: []string{"1"}}
+	}
+	if err := m.RespondMsg(answer); err != nil {
 		log.Warn("stage reply lost", "stage", stage, "err", err)
 	}
 }

@@ -8,11 +8,14 @@ import (
 
 // Metrics are the stage timings of the suite: the caller's round trip
 // (queue wait, transport and processing) and the worker's processing
-// alone, so their difference shows time spent waiting.
+// alone, so their difference shows time spent waiting. One Metrics
+// serves a process's requests; it also remembers which stages' workers
+// beat (beaters), so that its requests no worker beats for are sent again.
 type Metrics struct {
 	request *prometheus.HistogramVec
 	handle  *prometheus.HistogramVec
 	lost    *prometheus.CounterVec
+	workers *beaters
 }
 
 var stageBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
@@ -25,11 +28,20 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		handle: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "docsuite_stage_handle_seconds",
 			Help: "Processing time of stage requests inside the worker.", Buckets: stageBuckets}, []string{"stage"}),
 		lost: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "docsuite_stage_workers_lost_total",
-			Help: "Stage requests whose worker stopped beating before it answered (killed or crashed), each sent once more."},
+			Help: "Stage requests whose worker stopped beating before it answered (killed or crashed), or never beat for them, each sent once more."},
 			[]string{"stage"}),
+		workers: newBeaters(quietAfterSilent),
 	}
 	reg.MustRegister(m.request, m.handle, m.lost)
 	return m
+}
+
+// beaters is what m remembers of the stages' workers (nil: nothing).
+func (m *Metrics) beaters() *beaters {
+	if m == nil {
+		return nil
+	}
+	return m.workers
 }
 
 // workerLost counts a request whose worker was taken for lost.
