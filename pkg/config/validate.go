@@ -60,8 +60,8 @@ func (g Gateway) Problems() []string {
 	if g.MinFileBytes < 0 || g.MaxFileBytes <= g.MinFileBytes {
 		errs = append(errs, "MAX_FILE_BYTES must exceed MIN_FILE_BYTES")
 	}
-	if g.MaxPages <= 0 || g.MaxPixels <= 0 || g.PageParallel <= 0 || g.MaxInFlight <= 0 || g.AsyncRunners <= 0 {
-		errs = append(errs, "MAX_PAGES, MAX_PIXELS, PAGE_PARALLELISM, MAX_INFLIGHT and ASYNC_RUNNERS must be > 0")
+	if g.MaxPages <= 0 || g.MaxPixels <= 0 || g.MaxFilePixels <= 0 || g.PageParallel <= 0 || g.MaxInFlight <= 0 || g.AsyncRunners <= 0 {
+		errs = append(errs, "MAX_PAGES, MAX_PIXELS, MAX_FILE_PIXELS, PAGE_PARALLELISM, MAX_INFLIGHT and ASYNC_RUNNERS must be > 0")
 	}
 	if g.LicenseGrace < 0 || g.LicenseGrace > maxPeriodSeconds {
 		errs = append(errs, fmt.Sprintf("LICENSE_GRACE_SECONDS=%d must be between 0 and %d", g.LicenseGrace, maxPeriodSeconds))

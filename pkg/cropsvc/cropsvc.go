@@ -90,7 +90,8 @@ func (s *Service) Crop(ctx context.Context, req stages.CropRequest) (stages.Crop
 			return nil, fmt.Errorf("cropper: read input: %w", err)
 		}
 		opts := decode.Options{DPI: req.Decode.DPI, Quality: req.Decode.Quality, PDFRawImages: req.Decode.PDFRawImages,
-			AutoPDFRawImages: req.Decode.AutoPDFRawImages, MaxPages: req.Decode.MaxPages, MaxPixels: req.Decode.MaxPixels, TempDir: s.tempDir}
+			AutoPDFRawImages: req.Decode.AutoPDFRawImages, MaxPages: req.Decode.MaxPages, MaxPixels: req.Decode.MaxPixels,
+			MaxFilePixels: req.Decode.MaxFilePixels, TempDir: s.tempDir}
 		d, err := decode.Open(ctx, data, opts)
 		return d, DecodeError(err)
 	})
@@ -216,10 +217,18 @@ func DecodeError(err error) error {
 		return nil
 	}
 	var le *decode.LimitError
+	var rt *decode.RenderTimeError
 	switch {
-	case errors.As(err, &le) && le.Limit == "pages":
+	case errors.As(err, &le) && le.Limit == decode.LimitPages:
 		return &apierr.Error{Code: apierr.TooManyPages, Cause: err, Message: fmt.Sprintf("File has %d pages; the limit is %d (MAX_PAGES)", le.Value, le.Max),
 			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: decode.ClientText(err), Type: "value_error.limit.pages"}}}
+	case errors.As(err, &le) && le.Limit == decode.LimitFilePixels:
+		msg := fmt.Sprintf("File's %d pages have %d pixels together; the limit is %d (MAX_FILE_PIXELS)", le.Pages, le.Value, le.Max)
+		if n := le.FitDPI(); n >= 1 {
+			msg += fmt.Sprintf(" at dpi %d; dpi=%d or lower fits", le.DPI, n)
+		}
+		return &apierr.Error{Code: apierr.TooManyPixels, Cause: err, Message: msg,
+			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: decode.ClientText(err), Type: "value_error.limit.file_pixels"}}}
 	case errors.As(err, &le):
 		msg := fmt.Sprintf("Page has %d pixels; the limit is %d (MAX_PIXELS)", le.Value, le.Max)
 		if n := le.FitDPI(); n >= 1 {
@@ -234,6 +243,11 @@ func DecodeError(err error) error {
 		return &apierr.Error{Code: apierr.CorruptFile, Cause: err,
 			Message: "PDF is protected by a password, which is needed to open it: send the file without password protection",
 			Detail:  []apierr.Detail{{Loc: []string{"body", "image"}, Msg: decode.ClientText(err), Type: "value_error.corrupt"}}}
+	case errors.As(err, &rt):
+		return &apierr.Error{Code: apierr.CorruptFile, Cause: err,
+			Message: fmt.Sprintf("Page %d did not render within %.0f s at dpi %d (the renderer's time limit): its drawing is too complex to render here; a lower dpi renders faster",
+				rt.Page+1, rt.Limit.Seconds(), rt.DPI),
+			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: decode.ClientText(err), Type: "value_error.corrupt"}}}
 	case errors.Is(err, decode.ErrCorrupt):
 		return &apierr.Error{Code: apierr.CorruptFile, Cause: err,
 			Detail: []apierr.Detail{{Loc: []string{"body", "image"}, Msg: decode.ClientText(err), Type: "value_error.corrupt"}}}

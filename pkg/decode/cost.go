@@ -65,9 +65,7 @@ func PageCost(ctx context.Context, doc Document, i int) (Cost, error) {
 	case *pdfDoc:
 		return d.cost(ctx, i), nil
 	case *djvuDoc:
-		p := d.pages[i]
-		s := int64(d.scale(i))
-		px := max((int64(p.w)*s+int64(p.dpi)-1)/int64(p.dpi), 1) * max((int64(p.h)*s+int64(p.dpi)-1)/int64(p.dpi), 1)
+		px := d.pagePixels(i)
 		return Cost{Pixels: px, Peak: px * rgba, Page: px * rgba}, nil
 	}
 	return Cost{}, fmt.Errorf("decode: no cost estimate for %T", doc)
@@ -219,15 +217,37 @@ func tiffFirstShort(t []byte, tag uint16) uint32 {
 	return uint32(binary.ByteOrder(bo).Uint16(t[off : off+2]))
 }
 
+// renderedPixels is the pixels of PDF page i rasterised at the requested
+// dpi (as rasterise sizes it), each side held under 2^31 so that an absurd
+// page box cannot overflow the count.
+func (d *pdfDoc) renderedPixels(i int) int64 {
+	p := d.pages[i]
+	scale := float64(d.opts.DPI) / 72
+	side := func(pt float64) int64 {
+		v := pt*scale + 0.5
+		if !(v < maxSquaredSide) { // NaN too
+			return maxSquaredSide
+		}
+		return max(int64(v), 1)
+	}
+	return side(p.w) * side(p.h)
+}
+
+// pagePixels is the pixels of DJVU page i rendered at its resolution
+// (scale), as Page sizes it.
+func (d *djvuDoc) pagePixels(i int) int64 {
+	p := d.pages[i]
+	s := int64(d.scale(i))
+	return max((int64(p.w)*s+int64(p.dpi)-1)/int64(p.dpi), 1) * max((int64(p.h)*s+int64(p.dpi)-1)/int64(p.dpi), 1)
+}
+
 // cost estimates the decoding of PDF page i: the page rasterised through
 // pdftoppm's JPEG (the JPEG's bytes and its 4:2:0 planes), or its scanned
 // image as stored, whose own header is not read before it is written out:
 // a JPEG at its worst (progressive, 4 bytes of coefficients a sample) and
 // turned by the page's /Rotate.
 func (d *pdfDoc) cost(ctx context.Context, i int) Cost {
-	p := d.pages[i]
-	scale := float64(d.opts.DPI) / 72
-	px := max(int64(p.w*scale+0.5), 1) * max(int64(p.h*scale+0.5), 1)
+	px := d.renderedPixels(i)
 	c := Cost{Pixels: px, Peak: px * rgba, Page: px * 3 / 2}
 	if !d.opts.PDFRawImages {
 		return c

@@ -35,7 +35,8 @@ func boxedPDF(media, crop [4]int, rotate int) []byte {
 // pixel and exits 0), answered 200 "empty"; a smaller media box came back
 // at the media box's size, with what the crop box hides. A page poppler
 // cannot render (its bitmap over what poppler allocates, under a raised
-// MAX_PIXELS) is an ErrCorrupt, not the 1×1 picture poppler writes (w 0).
+// MAX_PIXELS and MAX_FILE_PIXELS) is an ErrCorrupt, not the 1×1 picture
+// poppler writes (w 0).
 func TestPDFPageIsItsCropBox(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -56,7 +57,7 @@ func TestPDFPageIsItsCropBox(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			doc, err := Open(ctx, tc.data, Options{PDFRawImages: true, AutoPDFRawImages: true, MaxPixels: tc.maxPixels})
+			doc, err := Open(ctx, tc.data, Options{PDFRawImages: true, AutoPDFRawImages: true, MaxPixels: tc.maxPixels, MaxFilePixels: tc.maxPixels})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"time"
 )
 
 // Format is a supported input format.
@@ -49,17 +50,30 @@ var (
 	ErrCorrupt = errors.New("decode: corrupt file")
 )
 
+// The limits a LimitError names.
+const (
+	// LimitPages is MaxPages: the file's page count.
+	LimitPages = "pages"
+	// LimitPixels is MaxPixels: one page's pixels.
+	LimitPixels = "pixels"
+	// LimitFilePixels is MaxFilePixels: the pixels of all the file's
+	// pages together.
+	LimitFilePixels = "file pixels"
+)
+
 // LimitError reports a file over one of the configured limits.
 type LimitError struct {
-	// Limit is "pages" or "pixels".
+	// Limit is LimitPages, LimitPixels or LimitFilePixels.
 	Limit string
 	// Value is what the file has, Max the configured limit.
 	Value, Max int64
 	// Page is the 0-based page over the pixel limit.
 	Page int
-	// DPI is the resolution a PDF or DJVU page over the pixel limit was to
-	// be rendered at, which a lower dpi parameter brings down (FitDPI); 0
-	// for a page whose pixels are the file's own.
+	// Pages is the file's page count, for a file pixel limit error.
+	Pages int
+	// DPI is the resolution a PDF or DJVU page (or file) over a pixel limit
+	// was to be rendered at, which a lower dpi parameter brings down
+	// (FitDPI); 0 where the pixels are the file's own.
 	DPI int
 }
 
@@ -68,7 +82,7 @@ type LimitError struct {
 // its size (an image, a PDF page's embedded scan). It keeps a thousandth
 // of margin for the renderers' rounding of the page's sides.
 func (e *LimitError) FitDPI() int {
-	if e.Limit != "pixels" || e.DPI <= 0 || e.Value <= 0 {
+	if e.Limit == LimitPages || e.DPI <= 0 || e.Value <= 0 {
 		return 0
 	}
 	return int(float64(e.DPI) * math.Sqrt(float64(e.Max)/float64(e.Value)) * 0.999)
@@ -85,8 +99,11 @@ func atDPI(err error, dpi int) error {
 }
 
 func (e *LimitError) Error() string {
-	if e.Limit == "pages" {
+	switch e.Limit {
+	case LimitPages:
 		return fmt.Sprintf("decode: file has %d pages, limit %d", e.Value, e.Max)
+	case LimitFilePixels:
+		return fmt.Sprintf("decode: file's %d pages have %d pixels together, limit %d", e.Pages, e.Value, e.Max)
 	}
 	return fmt.Sprintf("decode: page %d has %d pixels, limit %d", e.Page+1, e.Value, e.Max)
 }
@@ -112,9 +129,15 @@ type Options struct {
 	// MaxPages and MaxPixels are the limits (defaults 100 and 100 MP).
 	MaxPages  int
 	MaxPixels int64
+	// MaxFilePixels bounds the pixels of all the file's pages together
+	// (default DefaultMaxFilePixels), checked when the file is opened.
+	MaxFilePixels int64
 	// TempDir holds the temporary copies PDF and DJVU tools read (default:
 	// the system temporary directory).
 	TempDir string
+	// renderLimit is the time rendering one PDF or DJVU page may take
+	// (default toolTimeout); the tests shorten it.
+	renderLimit time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -130,6 +153,12 @@ func (o Options) withDefaults() Options {
 	if o.MaxPixels <= 0 {
 		o.MaxPixels = 100_000_000
 	}
+	if o.MaxFilePixels <= 0 {
+		o.MaxFilePixels = DefaultMaxFilePixels
+	}
+	if o.renderLimit <= 0 {
+		o.renderLimit = toolTimeout
+	}
 	return o
 }
 
@@ -139,7 +168,7 @@ func (o Options) checkPixels(page int, w, h int64) error {
 		return fmt.Errorf("%w: page %d has size %dx%d", ErrCorrupt, page+1, w, h)
 	}
 	if w > o.MaxPixels || h > o.MaxPixels || w*h > o.MaxPixels {
-		return &LimitError{Limit: "pixels", Value: w * h, Max: o.MaxPixels, Page: page}
+		return &LimitError{Limit: LimitPixels, Value: w * h, Max: o.MaxPixels, Page: page}
 	}
 	return nil
 }
@@ -159,23 +188,33 @@ type Document interface {
 
 // Open sniffs the format, checks the page limit and prepares lazy page
 // decoding. Single images have their size checked here too, so an
-// oversized image fails before any decoding.
+// oversized image fails before any decoding, and so do the pixels of all
+// the file's pages together (MaxFilePixels, filePixels).
 func Open(ctx context.Context, data []byte, opts Options) (Document, error) {
 	opts = opts.withDefaults()
 	f, err := Sniff(data)
 	if err != nil {
 		return nil, err
 	}
+	var doc Document
 	switch f {
 	case PDF:
-		return openPDF(ctx, data, opts)
+		doc, err = openPDF(ctx, data, opts)
 	case DJVU:
-		return openDJVU(ctx, data, opts)
+		doc, err = openDJVU(ctx, data, opts)
 	case TIFF:
-		return openTIFF(data, opts)
+		doc, err = openTIFF(data, opts)
 	default:
-		return openImage(data, f, opts)
+		doc, err = openImage(data, f, opts)
 	}
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFilePixels(ctx, doc, opts); err != nil {
+		_ = doc.Close()
+		return nil, err
+	}
+	return doc, nil
 }
 
 // checkPage validates a page index.

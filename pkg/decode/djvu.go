@@ -76,7 +76,7 @@ func (d *djvuDoc) readInfo(ctx context.Context) error {
 		return fmt.Errorf("%w: djvu: no pages", ErrCorrupt)
 	}
 	if n > d.opts.MaxPages {
-		return &LimitError{Limit: "pages", Value: int64(n), Max: int64(d.opts.MaxPages)}
+		return &LimitError{Limit: LimitPages, Value: int64(n), Max: int64(d.opts.MaxPages)}
 	}
 	d.pages = make([]djvuPage, n)
 	out, err = runTool(ctx, 1<<30, 16<<20, "djvudump", d.path)
@@ -130,7 +130,7 @@ func (d *djvuDoc) Page(ctx context.Context, i int) (image.Image, error) {
 	}
 	// The PPM is read row by row as ddjvu writes it.
 	var img image.Image
-	err := streamTool(ctx, memoryFor(w*h), (w+2)*(h+2)*3+4096, func(r io.Reader) error {
+	err := streamToolWithin(ctx, d.opts.renderLimit, memoryFor(w*h), (w+2)*(h+2)*3+4096, func(r io.Reader) error {
 		var err error
 		img, err = readPNM(bufio.NewReaderSize(r, 1<<16), d.opts, i)
 		return err
@@ -140,7 +140,7 @@ func (d *djvuDoc) Page(ctx context.Context, i int) (image.Image, error) {
 		if errors.As(err, &le) {
 			return nil, le
 		}
-		return nil, corrupt(DJVU, err)
+		return nil, renderFailed(DJVU, i, s, d.opts.renderLimit, err)
 	}
 	return img, nil
 }

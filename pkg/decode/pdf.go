@@ -97,7 +97,7 @@ func (d *pdfDoc) readInfo(ctx context.Context) error {
 		return fmt.Errorf("%w: pdf: no pages", ErrCorrupt)
 	}
 	if n > d.opts.MaxPages {
-		return &LimitError{Limit: "pages", Value: int64(n), Max: int64(d.opts.MaxPages)}
+		return &LimitError{Limit: LimitPages, Value: int64(n), Max: int64(d.opts.MaxPages)}
 	}
 	out, err = runTool(ctx, 1<<30, 4<<20, "pdfinfo", "-box", "-f", "1", "-l", strconv.Itoa(n), d.path)
 	if err != nil {
@@ -334,10 +334,10 @@ func (d *pdfDoc) rasterise(ctx context.Context, i, dpi int) (image.Image, error)
 	// above. pdftoppm's default is the media box, which a page may make
 	// far larger than its crop box (a 200-inch media box under a letter
 	// crop box passed the check above as a letter page).
-	out, err := runTool(ctx, memoryFor(w*h), w*h*3+(1<<20), "pdftoppm", "-cropbox", "-r", strconv.Itoa(dpi), "-f", pg, "-l", pg,
+	out, err := runToolWithin(ctx, d.opts.renderLimit, memoryFor(w*h), w*h*3+(1<<20), "pdftoppm", "-cropbox", "-r", strconv.Itoa(dpi), "-f", pg, "-l", pg,
 		"-jpeg", "-jpegopt", "quality="+strconv.Itoa(q), "-singlefile", d.path)
 	if err != nil {
-		return nil, corrupt(PDF, err)
+		return nil, renderFailed(PDF, i, dpi, d.opts.renderLimit, err)
 	}
 	cfg, err := jpeg.DecodeConfig(bytes.NewReader(out))
 	if err != nil {

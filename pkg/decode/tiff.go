@@ -194,7 +194,7 @@ func openTIFF(data []byte, opts Options) (Document, error) {
 		return nil, err
 	}
 	if len(ifds) > opts.MaxPages {
-		return nil, &LimitError{Limit: "pages", Value: int64(len(ifds)), Max: int64(opts.MaxPages)}
+		return nil, &LimitError{Limit: LimitPages, Value: int64(len(ifds)), Max: int64(opts.MaxPages)}
 	}
 	first, err := openImage(tiffAt(data, ifds, 0), TIFF, opts)
 	if err != nil {

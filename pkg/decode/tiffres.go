@@ -28,16 +28,25 @@ const maxSquaredSide = 1 << 31
 // ResolutionUnit does not matter: both are in the same unit, and with no
 // unit (1) they give the pixels' aspect ratio alone.
 func tiffResolution(t []byte) (x, y float64, ok bool) {
-	x, okX := tiffNumber(t, 0x011A)
-	y, okY := tiffNumber(t, 0x011B)
+	bo, ok := tiffByteOrder(t)
+	if !ok {
+		return 0, 0, false
+	}
+	return ifdResolution(t, bo, int64(bo.Uint32(t[4:8])))
+}
+
+// ifdResolution is tiffResolution of the IFD at off.
+func ifdResolution(t []byte, bo binary.ByteOrder, off int64) (x, y float64, ok bool) {
+	x, okX := ifdNumber(t, bo, off, 0x011A)
+	y, okY := ifdNumber(t, bo, off, 0x011B)
 	return x, y, okX && okY && x > 0 && y > 0 && !math.IsInf(x, 0) && !math.IsInf(y, 0)
 }
 
-// tiffNumber reads a tag holding one RATIONAL (as the TIFF specification
-// has resolutions), or one SHORT or LONG (as some writers put them), from a
-// TIFF structure's first IFD.
-func tiffNumber(t []byte, tag uint16) (float64, bool) {
-	e, bo, ok := tiffEntry(t, tag)
+// ifdNumber reads a tag holding one RATIONAL (as the TIFF specification
+// has resolutions), or one SHORT or LONG (as some writers put them), from
+// the IFD at off.
+func ifdNumber(t []byte, bo binary.ByteOrder, off int64, tag uint16) (float64, bool) {
+	e, ok := ifdEntry(t, bo, off, tag)
 	if !ok {
 		return 0, false
 	}

@@ -30,8 +30,14 @@ func memoryFor(pixels int64) int64 {
 // never a problem of this process. When the tool fails, what it wrote
 // comes back with the error.
 func runTool(ctx context.Context, memLimit, maxOut int64, name string, args ...string) ([]byte, error) {
+	return runToolWithin(ctx, toolTimeout, memLimit, maxOut, name, args...)
+}
+
+// runToolWithin is runTool with the tool's time limit (wall clock and CPU
+// time) given.
+func runToolWithin(ctx context.Context, limit time.Duration, memLimit, maxOut int64, name string, args ...string) ([]byte, error) {
 	var data []byte
-	err := streamTool(ctx, memLimit, maxOut, func(r io.Reader) error {
+	err := streamToolWithin(ctx, limit, memLimit, maxOut, func(r io.Reader) error {
 		var err error
 		data, err = io.ReadAll(r)
 		return err
@@ -47,11 +53,19 @@ func runTool(ctx context.Context, memLimit, maxOut int64, name string, args ...s
 // it is written, so that a page's pixels are never held twice. What
 // consume leaves unread is read and dropped (the tool must not block on
 // a full pipe); when consume fails the tool is stopped. The tool's own
-// failure wins over consume's, whose reading it explains.
+// failure wins over consume's, whose reading it explains. A tool stopped
+// at its time limit (toolTimeout) is an errToolTime.
 func streamTool(ctx context.Context, memLimit, maxOut int64, consume func(io.Reader) error, name string, args ...string) error {
-	ctx, cancel := context.WithTimeout(ctx, toolTimeout)
+	return streamToolWithin(ctx, toolTimeout, memLimit, maxOut, consume, name, args...)
+}
+
+// streamToolWithin is streamTool with the tool's time limit given: its
+// wall clock, and its CPU time in whole seconds (at least one).
+func streamToolWithin(parent context.Context, limit time.Duration, memLimit, maxOut int64, consume func(io.Reader) error, name string, args ...string) error {
+	ctx, cancel := context.WithTimeout(parent, limit)
 	defer cancel()
-	full := append([]string{"--as=" + strconv.FormatInt(memLimit, 10), "--cpu=" + strconv.Itoa(int(toolTimeout/time.Second)), "--", name}, args...)
+	cpu := max(int((limit+time.Second-1)/time.Second), 1)
+	full := append([]string{"--as=" + strconv.FormatInt(memLimit, 10), "--cpu=" + strconv.Itoa(cpu), "--", name}, args...)
 	cmd := exec.CommandContext(ctx, "prlimit", full...)
 	dieWithParent(cmd)
 	var stderr stderrBuffer
@@ -80,8 +94,12 @@ func streamTool(ctx context.Context, memLimit, maxOut int64, consume func(io.Rea
 	switch {
 	case over:
 		return fmt.Errorf("%s: output over %d bytes", name, maxOut)
+	case ctx.Err() != nil && parent.Err() == nil:
+		return fmt.Errorf("%s: %w (%.0f s)", name, errToolTime, limit.Seconds())
 	case ctx.Err() != nil:
 		return fmt.Errorf("%s: %w", name, ctx.Err())
+	case failed && signalled(ee, syscall.SIGXCPU):
+		return fmt.Errorf("%s: %w (%d s of CPU time)", name, errToolTime, cpu)
 	case failed:
 		return &toolError{name: name, err: waitErr, stderr: stderr.kept(), lines: stderr.lines}
 	case consumeErr != nil:
@@ -93,9 +111,49 @@ func streamTool(ctx context.Context, memLimit, maxOut int64, consume func(io.Rea
 }
 
 // killedBySIGKILL reports whether a process ended on SIGKILL.
-func killedBySIGKILL(ee *exec.ExitError) bool {
+func killedBySIGKILL(ee *exec.ExitError) bool { return signalled(ee, syscall.SIGKILL) }
+
+// signalled reports whether a process ended on signal sig (SIGXCPU: its
+// CPU time limit).
+func signalled(ee *exec.ExitError, sig syscall.Signal) bool {
 	ws, ok := ee.Sys().(syscall.WaitStatus)
-	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
+	return ok && ws.Signaled() && ws.Signal() == sig
+}
+
+// errToolTime is a tool stopped at its time limit, of the wall clock or
+// of CPU time, while the request still had time.
+var errToolTime = errors.New("stopped at its time limit")
+
+// RenderTimeError is a PDF or DJVU page whose rendering ran past the
+// renderer's time limit, the request's own time left: a page too complex
+// to render here (a content stream of a few kilobytes can draw millions
+// of paths), refused rather than left to hold a core any longer. It is an
+// ErrCorrupt.
+type RenderTimeError struct {
+	Format Format
+	// Page is 0-based; DPI is the resolution it was rendered at.
+	Page, DPI int
+	// Limit is the renderer's time limit.
+	Limit time.Duration
+	// Cause is the tool's failure.
+	Cause error
+}
+
+func (e *RenderTimeError) Error() string {
+	return fmt.Sprintf("decode: %s page %d did not render within %.0f s at dpi %d, the renderer's time limit: %v",
+		e.Format, e.Page+1, e.Limit.Seconds(), e.DPI, e.Cause)
+}
+
+// Is makes a RenderTimeError an ErrCorrupt.
+func (e *RenderTimeError) Is(target error) bool { return target == ErrCorrupt }
+
+// renderFailed is the error of a page's rendering that failed with err: a
+// RenderTimeError where the tool ran out of its time, else ErrCorrupt.
+func renderFailed(f Format, page, dpi int, limit time.Duration, err error) error {
+	if errors.Is(err, errToolTime) {
+		return &RenderTimeError{Format: f, Page: page, DPI: dpi, Limit: limit, Cause: err}
+	}
+	return corrupt(f, err)
 }
 
 // countingReader counts the bytes read through it.

@@ -64,7 +64,8 @@ func TestOperationsListTheirSteps(t *testing.T) {
 		{"/result/{task_id}", "get", "422", []string{"errno 15 corrupt_file", "errno 17 ", "the error the task failed with"}, []string{"errno 12 ", "errno 13 ", "errno 16 "}},
 		{"/result/{task_id}", "get", "500", []string{"errno 19 ", "errno 26 "}, nil},
 		{"/pipelines/run/classify", "post", "500", []string{"errno 19 "}, []string{"errno 26 "}},
-		{"/pipelines/run/classify", "post", "422", []string{"errno 15 corrupt_file: File cannot be decoded (synchronous requests"}, nil},
+		{"/pipelines/run/classify", "post", "422", []string{"errno 15 corrupt_file: File cannot be decoded, or a PDF or DJVU page did not render within the renderer's time limit (60 s)",
+			"a lower dpi renders it faster (synchronous requests", "errno 18 too_many_pixels: Page has too many pixels, or the file's pages together are over MAX_FILE_PIXELS"}, nil},
 		{"/pipelines/run/classify", "post", "503", []string{"errno 21 ", "errno 22 ", "errno 23 ", "errno 24 "}, nil},
 	} {
 		d := describe(tc.path, tc.method, tc.status)

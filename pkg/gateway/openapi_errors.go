@@ -100,6 +100,10 @@ var codeCases = map[apierr.Code]string{
 	apierr.NotMultipart: "or the upload was cut short: it sent nothing for 60 s (The upload stalled), averaged under " +
 		"UPLOAD_MIN_RATE bytes a second (1 KiB by default) over 60 s (The upload is too slow), or ended before its " +
 		"multipart closing boundary (The upload ended early)",
+	apierr.TooManyPixels: "or the file's pages together are over MAX_FILE_PIXELS (1000 megapixels by default), told from " +
+		"its headers before any page is decoded",
+	apierr.CorruptFile: "or a PDF or DJVU page did not render within the renderer's time limit (60 s): its drawing is " +
+		"too complex to render here, and a lower dpi renders it faster",
 	apierr.BadRequest: "or it is plain HTTP sent to a port that speaks HTTPS (nginx with DOCSUITE_TLS=on, a gateway or " +
 		"the all-in-one with TLS_CERT_FILE), detail[0].msg saying use https://",
 }

@@ -101,7 +101,7 @@ func New(ctx context.Context, cfg config.Gateway, nc *nats.Conn, st store.Store,
 	s := &Server{
 		cfg: cfg, log: log, nc: nc, store: st, queue: q, auth: auth, license: lic, certs: certs,
 		pipe: pipeline.New(nc, st, pipeline.Limits{MaxPages: cfg.MaxPages, MaxPixels: cfg.MaxPixels,
-			PageParallel: cfg.PageParallel}, stageMetrics, fc),
+			MaxFilePixels: cfg.MaxFilePixels, PageParallel: cfg.PageParallel}, stageMetrics, fc),
 		inflight:        make(chan struct{}, cfg.MaxInFlight),
 		uploadMem:       newMemBudget(cfg.UploadMemory),
 		metrics:         newMetrics(reg),

@@ -18,7 +18,7 @@ import (
 // a method that reports none shows 1 of 1 when it ends.
 func (r *Runner) Method(ctx context.Context, method string, in Input, p any, progress Progress) (json.RawMessage, error) {
 	req := stages.MethodRequest{Method: method, TaskID: in.TaskID, InputKey: in.InputKey, Size: in.Size, Params: p,
-		MaxPages: r.limits.MaxPages, MaxPixels: r.limits.MaxPixels}
+		MaxPages: r.limits.MaxPages, MaxPixels: r.limits.MaxPixels, MaxFilePixels: r.limits.MaxFilePixels}
 	reported := false
 	stop := func() {}
 	if progress != nil && in.TaskID != "" {

@@ -31,10 +31,11 @@ import (
 
 // Limits bounds the work of one file.
 type Limits struct {
-	MaxPages     int
-	MaxPixels    int64
-	PageParallel int
-	DocParallel  int
+	MaxPages      int
+	MaxPixels     int64
+	MaxFilePixels int64
+	PageParallel  int
+	DocParallel   int
 }
 
 // Runner runs pipelines over NATS and the object store.
@@ -126,7 +127,7 @@ func (r *Runner) Orient(ctx context.Context, cropKey string) (stages.OrientReply
 func (r *Runner) cropRequest(in Input, p params.Classify, page int) stages.CropRequest {
 	return stages.CropRequest{TaskID: in.TaskID, InputKey: in.InputKey, Page: page, Simple: p.SimpleCropper, WholePage: p.NoCrop(),
 		Decode: stages.Decode{DPI: p.DPI, Quality: p.Quality, PDFRawImages: p.PDFRawImages, AutoPDFRawImages: p.AutoPDFRawImages,
-			MaxPages: r.limits.MaxPages, MaxPixels: r.limits.MaxPixels}}
+			MaxPages: r.limits.MaxPages, MaxPixels: r.limits.MaxPixels, MaxFilePixels: r.limits.MaxFilePixels}}
 }
 
 // document classifies and orients one crop and builds its item.

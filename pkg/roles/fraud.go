@@ -117,7 +117,7 @@ func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, fc *fakecheck.C
 		_ = json.Unmarshal(raw, &p)
 	}
 	p.CheckFake = false // checked below: the metadata result is part of every fraud answer
-	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels}, d.Stages, nil)
+	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels, MaxFilePixels: req.MaxFilePixels}, d.Stages, nil)
 	cls, err := run.Classify(ctx, pipeline.Input{TaskID: req.TaskID, InputKey: req.InputKey, Size: req.Size}, p, pageCount(d, req.TaskID))
 	if err != nil {
 		return nil, err
@@ -131,7 +131,8 @@ func checkFraud(ctx context.Context, d Deps, an *fraud.Analyzer, fc *fakecheck.C
 	format, _ := decode.Sniff(data)
 	src := fraud.Source{SharedShapes: format == decode.DJVU}
 	doc, err := decode.Open(ctx, data, decode.Options{DPI: p.DPI, Quality: p.Quality, PDFRawImages: p.PDFRawImages,
-		AutoPDFRawImages: p.AutoPDFRawImages, MaxPages: req.MaxPages, MaxPixels: req.MaxPixels, TempDir: tempDir})
+		AutoPDFRawImages: p.AutoPDFRawImages, MaxPages: req.MaxPages, MaxPixels: req.MaxPixels,
+		MaxFilePixels: req.MaxFilePixels, TempDir: tempDir})
 	if err != nil {
 		return nil, cropsvc.DecodeError(err)
 	}

@@ -129,12 +129,13 @@ func fulltext(ctx context.Context, d Deps, eng *ocr.Engine, zr ocr.ZoneReader, p
 		return nil, apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
 	}
 	doc, err := decode.Open(ctx, data, decode.Options{DPI: p.DPI, Quality: p.Quality, PDFRawImages: p.PDFRawImages,
-		AutoPDFRawImages: p.AutoPDFRawImages, MaxPages: req.MaxPages, MaxPixels: req.MaxPixels, TempDir: tempDir})
+		AutoPDFRawImages: p.AutoPDFRawImages, MaxPages: req.MaxPages, MaxPixels: req.MaxPixels,
+		MaxFilePixels: req.MaxFilePixels, TempDir: tempDir})
 	if err != nil {
 		return nil, cropsvc.DecodeError(err)
 	}
 	defer doc.Close()
-	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels}, d.Stages, nil)
+	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels, MaxFilePixels: req.MaxFilePixels}, d.Stages, nil)
 	in := pipeline.Input{TaskID: req.TaskID, InputKey: req.InputKey, Size: req.Size}
 	n := doc.Pages()
 	resp := FulltextResponse{TaskID: req.TaskID, PagesCount: n, PageCount: n, TaskTags: p.TaskTags, Code: 200, Message: "OK", Detail: []any{}}

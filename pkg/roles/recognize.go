@@ -176,7 +176,7 @@ func recognizeClassified(ctx context.Context, d Deps, x *extract.Extractor, n no
 	// same request picks the same documents on both methods; the special
 	// classes are then left out, having no fields.
 	cp.DocTypes = p.DocTypes
-	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels}, d.Stages, nil)
+	run := pipeline.New(d.NC, d.Store, pipeline.Limits{MaxPages: req.MaxPages, MaxPixels: req.MaxPixels, MaxFilePixels: req.MaxFilePixels}, d.Stages, nil)
 	cls, err := run.Classify(ctx, pipeline.Input{TaskID: req.TaskID, InputKey: req.InputKey, Size: req.Size}, cp, pageCount(d, req.TaskID))
 	if err != nil {
 		return err
@@ -235,7 +235,8 @@ func recognizeOnly(ctx context.Context, d Deps, x *extract.Extractor, n normaliz
 		return apierr.Wrap(apierr.DependencyDown, err, "Object store unavailable")
 	}
 	doc, err := decode.Open(ctx, data, decode.Options{DPI: p.DPI, Quality: p.Quality, PDFRawImages: p.PDFRawImages,
-		AutoPDFRawImages: p.AutoPDFRawImages, MaxPages: req.MaxPages, MaxPixels: req.MaxPixels, TempDir: tempDir})
+		AutoPDFRawImages: p.AutoPDFRawImages, MaxPages: req.MaxPages, MaxPixels: req.MaxPixels,
+		MaxFilePixels: req.MaxFilePixels, TempDir: tempDir})
 	if err != nil {
 		return cropsvc.DecodeError(err)
 	}

@@ -34,6 +34,7 @@ type Decode struct {
 	AutoPDFRawImages bool  `json:"auto_pdf_raw_images"`
 	MaxPages         int   `json:"max_pages"`
 	MaxPixels        int64 `json:"max_pixels"`
+	MaxFilePixels    int64 `json:"max_file_pixels"`
 }
 
 // CropRequest asks the cropper to decode one page of a stored input and
@@ -146,9 +147,11 @@ type MethodRequest struct {
 	InputKey string `json:"input_key"`
 	Size     int64  `json:"size"`
 	Params   any    `json:"params"`
-	// MaxPages and MaxPixels are the deployment's decoding limits.
-	MaxPages  int   `json:"max_pages"`
-	MaxPixels int64 `json:"max_pixels"`
+	// MaxPages, MaxPixels and MaxFilePixels are the deployment's decoding
+	// limits.
+	MaxPages      int   `json:"max_pages"`
+	MaxPixels     int64 `json:"max_pixels"`
+	MaxFilePixels int64 `json:"max_file_pixels"`
 }
 
 // MethodReply is a method stage's answer: the method's response body, or,

@@ -75,7 +75,7 @@ func checkPages(t *testing.T, body map[string]any, pages int) {
 // in bounded time, and checks the service still serves afterwards.
 func TestBrokenFilesAre4xx(t *testing.T) {
 	files := testutil.FormatFiles(t)
-	in := startAllInOne(t, map[string]string{"MAX_PAGES": "2"})
+	in := startAllInOne(t, map[string]string{"MAX_PAGES": "2", "MAX_FILE_PIXELS": "150000000"})
 	jpg, _ := os.ReadFile(files["page.jpg"])
 	three, _ := os.ReadFile(files["three.pdf"])
 	noise := make([]byte, 20000)
@@ -93,6 +93,9 @@ func TestBrokenFilesAre4xx(t *testing.T) {
 		{"png bomb 30000x30000", testutil.PNGBomb(30000, 30000), "", 18},
 		{"pdf page of 200 inches", testutil.HugePagePDF(14400), "", 18},
 		{"pdf over a page limit of 2", three, "", 17},
+		// Decoded page after page before MAX_FILE_PIXELS (200; with 100
+		// such pages, 503 after the whole of PIPELINE_TIMEOUT).
+		{"tiff of 2 pages of 100 MP over MAX_FILE_PIXELS", testutil.TIFFPages(2, 10000, 10000), "", 18},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
