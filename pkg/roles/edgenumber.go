@@ -90,17 +90,17 @@ func passportNumber(text string) bool {
 }
 
 // edgeNumber reports whether a passport's series and number is read along
-// the right edge of img turned by rot (boxes are its text lines, detected
-// on it unturned): each edge column is turned a quarter either way and
-// read with PP-OCR's digits.
-func (z *zoneReader) edgeNumber(ctx context.Context, img image.Image, boxes []ppocr.Box, rot geom.Rotation) (bool, error) {
-	b := img.Bounds()
-	rects, tw, _ := turnBoxes(boxes, b, rot)
+// the right edge of the crop turned by rot (views holds the crop and its
+// text lines, detected on it unturned, and the turns already made): each
+// edge column is turned a quarter either way and read with PP-OCR's
+// digits.
+func (z *zoneReader) edgeNumber(ctx context.Context, views *turnedViews, rot geom.Rotation) (bool, error) {
+	rects, tw, _ := turnBoxes(views.boxes, views.img.Bounds(), rot)
 	cols := edgeColumns(rects, tw)
 	if len(cols) == 0 {
 		return false, nil
 	}
-	up, err := cvimg.Turn(img, rot)
+	up, err := views.image(rot)
 	if err != nil {
 		return false, fmt.Errorf("edge number: %w", err)
 	}

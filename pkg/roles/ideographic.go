@@ -54,7 +54,7 @@ func (z *zoneReader) withIdeographic(ctx context.Context, views *turnedViews, ro
 	if err != nil {
 		return words, err
 	}
-	read, err := readWords(ctx, z.jpn, v.up, v.lines, ideoLines)
+	read, err := readWords(ctx, z.jpn, v.up, v.lines, 0, ideoLines)
 	if err != nil {
 		return words, err
 	}

@@ -72,6 +72,16 @@ func (v *turnedViews) at(ctx context.Context, r geom.Rotation) (*turnedView, err
 	return tv, nil
 }
 
+// image returns the crop turned by r: the view's, when at has made it, or
+// turned afresh, without detecting its lines (a quarter-turned view that
+// at has not made is not worth a detection to a caller that maps its own).
+func (v *turnedViews) image(r geom.Rotation) (image.Image, error) {
+	if tv, ok := v.seen[r]; ok {
+		return tv.up, nil
+	}
+	return cvimg.Turn(v.img, r)
+}
+
 // lines is at as orient.TurnedLines: the crop turned by r and its lines.
 func (v *turnedViews) lines(ctx context.Context, r geom.Rotation) (image.Image, []image.Rectangle, error) {
 	tv, err := v.at(ctx, r)

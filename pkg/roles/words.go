@@ -52,17 +52,34 @@ const (
 // turns it and finds its lines) and returns them with the rotation
 // they were read at: rot, or, when settled is false, another that reads
 // more known words (see minKnown).
+//
+// A line is read once a rotation: when the check chooses another rotation,
+// the checkLines lines it read there are the first of the wordLines read
+// for the answer (both are the tallest first), and only the rest are read.
 func (z *zoneReader) uprightWords(ctx context.Context, views *turnedViews, rot geom.Rotation, settled bool) (readWordsOut, geom.Rotation, error) {
+	done := map[geom.Rotation][]wordLine{}
+	tessLines := 0
 	read := func(r geom.Rotation, n int) ([]wordLine, error) {
 		v, err := views.at(ctx, r)
 		if err != nil {
 			return nil, err
 		}
-		return readWords(ctx, z.tess, v.up, v.lines, n)
+		lines := done[r]
+		if n > len(lines) {
+			more, err := readWords(ctx, z.tess, v.up, v.lines, len(lines), n)
+			if err != nil {
+				return nil, err
+			}
+			tessLines += len(more)
+			lines = append(lines[:len(lines):len(lines)], more...)
+			done[r] = lines
+		}
+		return lines[:min(n, len(lines))], nil
 	}
 	lines, err := read(rot, wordLines)
 	words := flatten(lines)
 	if err != nil || settled || z.words == nil || z.known(lines) >= minKnown {
+		words.lines = tessLines
 		return words, rot, err
 	}
 	// The lines are read tallest first, so the chosen orientation's
@@ -75,15 +92,18 @@ func (z *zoneReader) uprightWords(ctx context.Context, views *turnedViews, rot g
 		if err != nil {
 			return readWordsOut{}, 0, err
 		}
-		if n := z.known(other); n > bestKnown {
-			best, bestKnown = r, n
+		if k := z.known(other); k > bestKnown {
+			best, bestKnown = r, k
 		}
 	}
 	if best == rot || bestKnown < base+knownLead {
+		words.lines = tessLines
 		return words, rot, nil
 	}
 	lines, err = read(best, wordLines)
-	return flatten(lines), best, err
+	words = flatten(lines)
+	words.lines = tessLines
+	return words, best, err
 }
 
 // wordLine is the words read on one text line, with Tesseract's
@@ -94,10 +114,12 @@ type wordLine struct {
 }
 
 // readWordsOut is the words read on a crop in order, with their
-// confidences (classify.Evidence.WordConfidence).
+// confidences (classify.Evidence.WordConfidence), and how many lines
+// Tesseract read for them, the orientation check's included.
 type readWordsOut struct {
 	words []string
 	conf  []float64
+	lines int
 }
 
 // known counts the familiar words of lines (classify.TypeWords.Familiar).
@@ -123,20 +145,15 @@ func flatten(lines []wordLine) readWordsOut {
 	return out
 }
 
-// readWords reads the words of the n tallest text lines of up, the crop
-// turned upright, one wordLine per line, tallest first (empty for a line
-// outside the crop); rects are its detected lines in up's coordinates
-// (origin at 0,0). Words are the runs of letters of Tesseract's words
-// (classify.SplitWords), each with its Tesseract word's confidence.
-func readWords(ctx context.Context, eng *ocr.Engine, up image.Image, rects []image.Rectangle, n int) ([]wordLine, error) {
-	var lines []image.Rectangle
-	for _, r := range rects {
-		if r.Dy() >= minWordLinePx && float64(r.Dx()) >= wordLineAspect*float64(r.Dy()) {
-			lines = append(lines, r)
-		}
-	}
-	sort.SliceStable(lines, func(a, b int) bool { return lines[a].Dy() > lines[b].Dy() })
-	lines = lines[:min(len(lines), n)]
+// readWords reads the words of the tallest text lines of up, the crop
+// turned upright, from the from-th tallest to the n-th (from 0), one
+// wordLine per line, tallest first (empty for a line outside the crop);
+// rects are its detected lines in up's coordinates (origin at 0,0). Words
+// are the runs of letters of Tesseract's words (classify.SplitWords), each
+// with its Tesseract word's confidence.
+func readWords(ctx context.Context, eng *ocr.Engine, up image.Image, rects []image.Rectangle, from, n int) ([]wordLine, error) {
+	lines := wordLineRects(rects)
+	lines = lines[min(len(lines), from):min(len(lines), n)]
 	words := make([]wordLine, len(lines))
 	ob := up.Bounds()
 	for i, r := range lines {
@@ -162,6 +179,19 @@ func readWords(ctx context.Context, eng *ocr.Engine, up image.Image, rects []ima
 		}
 	}
 	return words, nil
+}
+
+// wordLineRects returns the lines of rects worth reading (minWordLinePx,
+// wordLineAspect), tallest first.
+func wordLineRects(rects []image.Rectangle) []image.Rectangle {
+	var lines []image.Rectangle
+	for _, r := range rects {
+		if r.Dy() >= minWordLinePx && float64(r.Dx()) >= wordLineAspect*float64(r.Dy()) {
+			lines = append(lines, r)
+		}
+	}
+	sort.SliceStable(lines, func(a, b int) bool { return lines[a].Dy() > lines[b].Dy() })
+	return lines
 }
 
 // scaleLine returns the region box of img scaled to wordLineHeight pixels

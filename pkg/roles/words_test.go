@@ -7,12 +7,14 @@ import (
 	"image/draw"
 	"image/jpeg"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"docsuite/pkg/classify"
 	"docsuite/pkg/cvimg"
 	"docsuite/pkg/doctypes"
 	"docsuite/pkg/geom"
+	"docsuite/pkg/orient"
 )
 
 // TestWordsSettleRealDocuments classifies real photos and scans whose
@@ -88,6 +90,53 @@ func TestWordsTurnPhotographedPageUpright(t *testing.T) {
 	}
 	if rot != 0 {
 		t.Errorf("rotation %d, want 0 (words read: %q)", rot, ev.Words)
+	}
+}
+
+// TestWordsCheckReadsALineOnce reads the photographed passport page of
+// TestWordsTurnPhotographedPageUpright flipped top to bottom, as its text
+// lines and layout point: the orientation check reads the tallest lines
+// of the three other ways and turns the page back, and the wordLines
+// words it answers with are read only past the checkLines the check read
+// there already (36 Tesseract readings of its 9 before, 30 now), and are those a
+// reading of that way alone gives.
+func TestWordsCheckReadsALineOnce(t *testing.T) {
+	skipWithoutRealdata(t)
+	zr := openTestZoneReader(t, testModels(true))
+	if zr.tess == nil {
+		t.Fatal("Tesseract did not load: the printed words are not read")
+	}
+	ctx := context.Background()
+	img := realPage(t, "Exemtik-passport-detector/data__original__passport_min.png")
+	boxes, err := orient.DetectLines(ctx, zr.eng, img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	views := zr.newTurnedViews(img, boxes)
+	got, rot, err := zr.uprightWords(ctx, views, geom.NewRotation(2, false), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rot != 0 {
+		t.Fatalf("rotation %d, want 0: the check did not turn the page back (words %q)", rot, got.words)
+	}
+	v, err := views.at(ctx, rot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each way has as many lines worth reading: the first way's n, the
+	// check's c at each of three, the rest of n at the way it chose.
+	n := min(len(wordLineRects(v.lines)), wordLines)
+	c := min(n, checkLines)
+	if want := n + 3*c + n - c; got.lines != want {
+		t.Errorf("Tesseract read %d lines, want %d (%d a way)", got.lines, want, n)
+	}
+	lines, err := readWords(ctx, zr.tess, v.up, v.lines, 0, wordLines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := flatten(lines); !slices.Equal(got.words, want.words) || !slices.Equal(got.conf, want.conf) {
+		t.Errorf("words %q, want %q as read upright alone", got.words, want.words)
 	}
 }
 

@@ -273,7 +273,7 @@ func (z *zoneReader) ReadLogits(ctx context.Context, img image.Image, logits []f
 		}
 	}
 	if !spare {
-		if ev.EdgeNumber, err = z.edgeNumber(ctx, img, boxes, rot); err != nil {
+		if ev.EdgeNumber, err = z.edgeNumber(ctx, views, rot); err != nil {
 			return ev, 0, 0, err
 		}
 	}
