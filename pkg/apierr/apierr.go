@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
+	"time"
 )
 
 // Code names one catalogue entry.
@@ -119,6 +121,18 @@ func Timeout(err error) *Error {
 		return e
 	}
 	return Wrap(PipelineTimeout, err, "")
+}
+
+// TimeoutAfter is Timeout for a request that had limit (PIPELINE_TIMEOUT):
+// its message says how long that was, so that a client (and the admin it
+// asks) knows the limit it ran into; a file of many pages needs more.
+func TimeoutAfter(err error, limit time.Duration) *Error {
+	e := *Timeout(err)
+	if e.Message == "" && limit > 0 {
+		e.Message = fmt.Sprintf("%s (%s s): a file of many pages may need more; send fewer pages, or raise PIPELINE_TIMEOUT",
+			Lookup(PipelineTimeout).Message, strconv.FormatFloat(limit.Seconds(), 'f', -1, 64))
+	}
+	return &e
 }
 
 // Panic is the internal error a recovered panic p is answered with, its

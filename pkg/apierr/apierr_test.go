@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCatalogueIsConsistent(t *testing.T) {
@@ -90,5 +91,35 @@ func TestTimeoutWrapsOnce(t *testing.T) {
 				t.Errorf("%q says it %d times", got.Error(), n)
 			}
 		})
+	}
+}
+
+// TestTimeoutAfterSaysTheLimit: the answer of a request that ran out of
+// time names how long it had, from a stage's timeout or a plain deadline
+// alike, and says what to do about it; the stage's error is not changed.
+func TestTimeoutAfterSaysTheLimit(t *testing.T) {
+	stage := Wrap(PipelineTimeout, errors.New("context deadline exceeded"), "")
+	tests := []struct {
+		name  string
+		err   error
+		limit time.Duration
+		want  string
+	}{
+		{"stage's timeout", fmt.Errorf("pipeline: page 2: %w", stage), 120 * time.Second, "PIPELINE_TIMEOUT (120 s)"},
+		{"plain deadline", errors.New("context deadline exceeded"), 1500 * time.Millisecond, "PIPELINE_TIMEOUT (1.5 s)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := TimeoutAfter(tc.err, tc.limit)
+			if got.Code != PipelineTimeout || !strings.Contains(got.Message, tc.want) || !strings.Contains(got.Message, "raise PIPELINE_TIMEOUT") {
+				t.Fatalf("%s %q, want pipeline_timeout saying %q", got.Code, got.Message, tc.want)
+			}
+			if n := strings.Count(got.Error(), Lookup(PipelineTimeout).Message); n != 1 {
+				t.Errorf("%q says it %d times", got.Error(), n)
+			}
+		})
+	}
+	if stage.Message != "" {
+		t.Errorf("the stage's error was changed: %q", stage.Message)
 	}
 }

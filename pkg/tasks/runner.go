@@ -263,7 +263,7 @@ func (q *Queue) attempt(ctx context.Context, msg jetstream.Msg, exec Exec, job J
 	body, err := q.safeExec(runCtx, exec, job, progress)
 	stopBeat()
 	if err != nil {
-		return nil, taskError(err, errors.Is(runCtx.Err(), context.DeadlineExceeded))
+		return nil, taskError(err, errors.Is(runCtx.Err(), context.DeadlineExceeded), q.opts.Timeout)
 	}
 	return body, nil
 }
@@ -285,10 +285,11 @@ func (q *Queue) safeExec(ctx context.Context, exec Exec, job Job, progress Progr
 // taskError is the API error a failed try of a task is recorded with: a
 // try that ran past its timeout is pipeline_timeout, a catalogue error
 // stays what it is, and any other error is task_failed (errno 26), the
-// catalogue's error of a task that failed without a more specific one.
-func taskError(err error, timedOut bool) *apierr.Error {
+// catalogue's error of a task that failed without a more specific one;
+// limit is the time a try had.
+func taskError(err error, timedOut bool, limit time.Duration) *apierr.Error {
 	if timedOut {
-		return apierr.Timeout(err)
+		return apierr.TimeoutAfter(err, limit)
 	}
 	var e *apierr.Error
 	if errors.As(err, &e) {
