@@ -113,21 +113,19 @@ func New(c Code, msg string) *Error { return &Error{Code: c, Message: msg} }
 func Wrap(c Code, cause error, msg string) *Error { return &Error{Code: c, Message: msg, Cause: cause} }
 
 // Timeout is the pipeline_timeout error of a request that ran out of
-// time with err: err itself when a stage already said so, so that the
-// message and the log do not repeat it.
-func Timeout(err error) *Error {
-	var e *Error
-	if errors.As(err, &e) && e.Code == PipelineTimeout {
-		return e
+// time with err, after limit (PIPELINE_TIMEOUT; 0: not said): a stage's
+// own pipeline_timeout in err is not wrapped in another, so that the
+// message and the log do not repeat it, and is copied rather than
+// changed. The message says how long the request had, so that a client
+// (and the admin it asks) knows the limit it ran into; a file of many
+// pages needs more.
+func Timeout(err error, limit time.Duration) *Error {
+	var e Error
+	if stage := (*Error)(nil); errors.As(err, &stage) && stage.Code == PipelineTimeout {
+		e = *stage
+	} else {
+		e = Error{Code: PipelineTimeout, Cause: err}
 	}
-	return Wrap(PipelineTimeout, err, "")
-}
-
-// TimeoutAfter is Timeout for a request that had limit (PIPELINE_TIMEOUT):
-// its message says how long that was, so that a client (and the admin it
-// asks) knows the limit it ran into; a file of many pages needs more.
-func TimeoutAfter(err error, limit time.Duration) *Error {
-	e := *Timeout(err)
 	if e.Message == "" && limit > 0 {
 		e.Message = fmt.Sprintf("%s (%s s): a file of many pages may need more; send fewer pages, or raise PIPELINE_TIMEOUT",
 			Lookup(PipelineTimeout).Message, strconv.FormatFloat(limit.Seconds(), 'f', -1, 64))

@@ -83,7 +83,7 @@ func TestTimeoutWrapsOnce(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Timeout(tc.err)
+			got := Timeout(tc.err, 0)
 			if got.Code != PipelineTimeout {
 				t.Fatalf("code %s", got.Code)
 			}
@@ -94,10 +94,10 @@ func TestTimeoutWrapsOnce(t *testing.T) {
 	}
 }
 
-// TestTimeoutAfterSaysTheLimit: the answer of a request that ran out of
+// TestTimeoutSaysTheLimit: the answer of a request that ran out of
 // time names how long it had, from a stage's timeout or a plain deadline
 // alike, and says what to do about it; the stage's error is not changed.
-func TestTimeoutAfterSaysTheLimit(t *testing.T) {
+func TestTimeoutSaysTheLimit(t *testing.T) {
 	stage := Wrap(PipelineTimeout, errors.New("context deadline exceeded"), "")
 	tests := []struct {
 		name  string
@@ -110,7 +110,7 @@ func TestTimeoutAfterSaysTheLimit(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := TimeoutAfter(tc.err, tc.limit)
+			got := Timeout(tc.err, tc.limit)
 			if got.Code != PipelineTimeout || !strings.Contains(got.Message, tc.want) || !strings.Contains(got.Message, "raise PIPELINE_TIMEOUT") {
 				t.Fatalf("%s %q, want pipeline_timeout saying %q", got.Code, got.Message, tc.want)
 			}

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -20,14 +19,7 @@ import (
 // file's total; one at the limit opens and its first page decodes. A PDF
 // refused names a dpi at which it fits (FitDPI), and does fit there.
 func TestFilePixels(t *testing.T) {
-	files := testutil.FormatFiles(t)
-	read := func(n string) []byte {
-		b, err := os.ReadFile(files[n])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	read := formatFiles(t)
 	tests := []struct {
 		name string
 		data []byte

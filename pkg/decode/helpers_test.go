@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"image"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
+
+	"docsuite/pkg/testutil"
 )
 
 // expectedPages asks the format's own tools for the page count.
@@ -63,4 +66,17 @@ func firstPageWith(t *testing.T, data []byte, opts Options) image.Image {
 		t.Fatalf("page: %v", err)
 	}
 	return img
+}
+
+// formatFiles returns a reader of testutil.FormatFiles' files by name.
+func formatFiles(t *testing.T) func(name string) []byte {
+	t.Helper()
+	files := testutil.FormatFiles(t)
+	return func(name string) []byte {
+		b, err := os.ReadFile(files[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
 }

@@ -30,14 +30,7 @@ func djvuHugeInfo(t *testing.T, data []byte, w, h uint16) []byte {
 }
 
 func TestLimits(t *testing.T) {
-	files := testutil.FormatFiles(t)
-	read := func(n string) []byte {
-		b, err := os.ReadFile(files[n])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	read := formatFiles(t)
 	tests := []struct {
 		name  string
 		data  []byte

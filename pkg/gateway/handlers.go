@@ -86,7 +86,7 @@ func (s *Server) runSync(c *gin.Context, a *accepted, method string, fn func(ctx
 	res, err := fn(ctx)
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
-			err = apierr.TimeoutAfter(err, s.cfg.Timeout())
+			err = apierr.Timeout(err, s.cfg.Timeout())
 		}
 		s.fail(c, err)
 		return

@@ -289,7 +289,7 @@ func (q *Queue) safeExec(ctx context.Context, exec Exec, job Job, progress Progr
 // limit is the time a try had.
 func taskError(err error, timedOut bool, limit time.Duration) *apierr.Error {
 	if timedOut {
-		return apierr.TimeoutAfter(err, limit)
+		return apierr.Timeout(err, limit)
 	}
 	var e *apierr.Error
 	if errors.As(err, &e) {
